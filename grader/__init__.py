@@ -1,0 +1,1 @@
+"""The grading service: CLI, web application, models and services."""

@@ -1,0 +1,16 @@
+"""The ``grader`` command line."""
+
+from __future__ import annotations
+
+import click
+
+from grader.cli.exercises import exercises
+
+
+@click.group()
+@click.version_option(package_name="gametree-grader")
+def main() -> None:
+    """Grade students' adversarial-search implementations against reference traces."""
+
+
+main.add_command(exercises)

@@ -1,0 +1,110 @@
+"""The exercise model: what a student is asked to implement, on which trees, under which rules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+from reference.search import SearchOptions, SearchResult, search
+from reference.tree import Number, Tree
+
+ENTRY_POINTS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "minimax": ("max_value", "min_value"),
+        "depth-limited-minimax": ("max_value", "min_value"),
+        "alphabeta": ("max_value", "min_value"),
+        "negamax": ("negamax",),
+        "negamax-alphabeta": ("negamax",),
+        "expectimax": ("max_value", "exp_value"),
+        "expectiminimax": ("max_value", "min_value", "exp_value"),
+    }
+)
+"""The functions a student's module defines, by algorithm (an exercise may rename them)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Resources one run of a student's code may use, per tree."""
+
+    cpu_seconds: float = 2.0
+    wall_seconds: float = 10.0
+    memory_mb: int = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """Points for the root value, the decision and the node verdicts (default out of 100)."""
+
+    value: int = 30
+    decision: int = 10
+    nodes: int = 60
+
+    @property
+    def total(self) -> int:
+        """The maximum score for one tree."""
+        return self.value + self.decision + self.nodes
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenTreePolicy:
+    """How many hidden random trees an exercise grades with, and their shape."""
+
+    count: int = 8
+    min_depth: int = 2
+    max_depth: int = 5
+    max_branching: int = 4
+    min_value: int = -9
+    max_value: int = 9
+
+
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    """Facts the exercise's author states about a tree; tests hold the reference to them."""
+
+    value: Number | None = None
+    decision: str | None = None
+    pruned: tuple[str, ...] | None = None
+    unvisited: tuple[str, ...] | None = None
+    nodes: int | None = None
+    leaves_evaluated: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ExerciseTree:
+    """One public tree of an exercise, with where it came from (a file, a game, inline)."""
+
+    name: str
+    tree: Tree
+    source: str
+    expect: Expectation = field(default_factory=Expectation)
+
+
+@dataclass(frozen=True, slots=True)
+class Exercise:
+    """An exercise: the algorithm and conventions, the public trees, limits and scoring."""
+
+    slug: str
+    title: str
+    statement: str
+    algorithm: str
+    options: SearchOptions
+    entry_points: tuple[str, ...]
+    trees: tuple[ExerciseTree, ...]
+    limits: Limits = field(default_factory=Limits)
+    scoring: Scoring = field(default_factory=Scoring)
+    hidden: HiddenTreePolicy = field(default_factory=HiddenTreePolicy)
+    folder: Path | None = None
+
+    def tree(self, name: str) -> ExerciseTree:
+        """The public tree called ``name``."""
+        for tree in self.trees:
+            if tree.name == name:
+                return tree
+        raise KeyError(name)
+
+    def reference(self, tree: ExerciseTree | Tree) -> SearchResult:
+        """The reference search of one of this exercise's trees under its conventions."""
+        target = tree.tree if isinstance(tree, ExerciseTree) else tree
+        return search(target, self.algorithm, self.options)

@@ -1,0 +1,135 @@
+"""The schema of ``exercise.yaml`` files, checked with pydantic."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from reference.search import ALGORITHMS
+
+NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ConventionsSchema(_Strict):
+    """The search conventions students must follow."""
+
+    pruning: Literal["on-equality", "strict"] = "on-equality"
+    order: Literal["left-to-right", "right-to-left"] = "left-to-right"
+    depth_limit: int | None = Field(default=None, ge=0)
+
+
+class GameSchema(_Strict):
+    """A tree generated from a registered game's rules."""
+
+    name: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    max_depth: int | None = Field(default=None, ge=0)
+
+
+class ExpectSchema(_Strict):
+    """What the author states about a tree (value, decision, pruned nodes...)."""
+
+    value: int | float | str | None = None
+    decision: str | None = None
+    pruned: list[str] | None = None
+    unvisited: list[str] | None = None
+    nodes: int | None = Field(default=None, ge=1)
+    leaves_evaluated: int | None = Field(default=None, ge=0)
+
+
+class TreeSchema(_Strict):
+    """One public tree: exactly one of a tree file, an inline compact tree or a game."""
+
+    name: str = Field(pattern=NAME_PATTERN)
+    file: str | None = None
+    tree: str | None = None
+    game: GameSchema | None = None
+    expect: ExpectSchema = Field(default_factory=ExpectSchema)
+
+    @model_validator(mode="after")
+    def _one_source(self) -> TreeSchema:
+        given = [key for key in ("file", "tree", "game") if getattr(self, key) is not None]
+        if len(given) != 1:
+            raise ValueError(
+                "give exactly one of 'file', 'tree' or 'game' "
+                f"(this tree has {', '.join(given) or 'none'})"
+            )
+        return self
+
+
+class LimitsSchema(_Strict):
+    """Per-tree resource limits for a student's run."""
+
+    cpu_seconds: float = Field(default=2.0, gt=0, le=600)
+    wall_seconds: float = Field(default=10.0, gt=0, le=3600)
+    memory_mb: int = Field(default=256, ge=16, le=16384)
+
+
+class ScoringSchema(_Strict):
+    """Points per tree for value, decision and node verdicts."""
+
+    value: int = Field(default=30, ge=0)
+    decision: int = Field(default=10, ge=0)
+    nodes: int = Field(default=60, ge=0)
+
+
+class HiddenSchema(_Strict):
+    """The hidden random trees' number and shape."""
+
+    count: int = Field(default=8, ge=0, le=100)
+    min_depth: int = Field(default=2, ge=1, le=12)
+    max_depth: int = Field(default=5, ge=1, le=12)
+    max_branching: int = Field(default=4, ge=1, le=8)
+    min_value: int = -9
+    max_value: int = 9
+
+    @model_validator(mode="after")
+    def _ranges(self) -> HiddenSchema:
+        if self.min_depth > self.max_depth:
+            raise ValueError("min_depth is larger than max_depth")
+        if self.min_value >= self.max_value:
+            raise ValueError("min_value must be smaller than max_value")
+        return self
+
+
+class ExerciseSchema(_Strict):
+    """The whole ``exercise.yaml`` document."""
+
+    title: str = Field(min_length=1)
+    statement: str = ""
+    algorithm: str
+    conventions: ConventionsSchema = Field(default_factory=ConventionsSchema)
+    entry_points: list[str] | None = None
+    limits: LimitsSchema = Field(default_factory=LimitsSchema)
+    scoring: ScoringSchema = Field(default_factory=ScoringSchema)
+    hidden_trees: HiddenSchema = Field(default_factory=HiddenSchema)
+    trees: list[TreeSchema] = Field(min_length=1)
+
+    @field_validator("algorithm")
+    @classmethod
+    def _known_algorithm(cls, value: str) -> str:
+        if value not in ALGORITHMS:
+            raise ValueError(f"unknown algorithm {value!r} (known: {', '.join(ALGORITHMS)})")
+        return value
+
+    @field_validator("entry_points")
+    @classmethod
+    def _identifiers(cls, value: list[str] | None) -> list[str] | None:
+        for name in value or []:
+            if not name.isidentifier():
+                raise ValueError(f"entry point {name!r} is not a Python identifier")
+        return value
+
+    @field_validator("trees")
+    @classmethod
+    def _unique_names(cls, value: list[TreeSchema]) -> list[TreeSchema]:
+        names = [tree.name for tree in value]
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        if repeated:
+            raise ValueError(f"tree names must be unique: {', '.join(repeated)} repeated")
+        return value

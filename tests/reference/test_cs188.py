@@ -1,0 +1,601 @@
+"""Importing Berkeley CS188 game-tree tests: the sample files, then every located problem."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import types
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reference.cs188 import Cs188Import, import_file, import_text
+from reference.problems import FileProblems, Problem
+from reference.tree import Kind
+
+DATA = Path(__file__).parent / "data" / "cs188"
+
+
+def shape(result: Cs188Import) -> list[tuple[str, Kind, list[str]]]:
+    """Each node as (name, kind, actions), in preorder."""
+    return [(node.name, node.kind, [e.action for e in node.edges]) for node in result.tree]
+
+
+def utilities(result: Cs188Import) -> dict[str, object]:
+    return {node.name: node.utility for node in result.tree.leaves()}
+
+
+def heuristics(result: Cs188Import) -> dict[str, object]:
+    return {node.name: node.heuristic for node in result.tree if node.heuristic is not None}
+
+
+def problems_of(text: str) -> list[Problem]:
+    with pytest.raises(FileProblems) as caught:
+        import_text(text, "t.test")
+    return caught.value.problems
+
+
+def the_problem(text: str) -> Problem:
+    problems = problems_of(text)
+    assert len(problems) == 1, problems
+    return problems[0]
+
+
+def make_file(*body: str, **keys: str) -> str:
+    """A small valid two-agent test file; ``keys`` replace whole entries, ``body`` is appended.
+
+    Unchanged, its lines are: 1 class, 2 num_agents, 3 start_state, 4 win_states,
+    5 lose_states, 6-11 successors (moves on 7-10), 12-16 evaluation (values on 13-15);
+    the body starts on line 17.
+    """
+    entries = {
+        "class": 'class: "GraphGameTreeTest"',
+        "num_agents": 'num_agents: "2"',
+        "start_state": 'start_state: "r"',
+        "win_states": 'win_states: "x"',
+        "lose_states": 'lose_states: "y"',
+        "successors": 'successors: """\nr L m\nr R y\nm L x\nm R z\n"""',
+        "evaluation": 'evaluation: """\nx 1\ny -1\nz 0\n"""',
+    }
+    entries.update(keys)
+    return "\n".join([*(entry for entry in entries.values() if entry), *body]) + "\n"
+
+
+# --- the sample files ---------------------------------------------------------------------
+
+
+def test_two_agents_alternate_max_and_min_in_file_order() -> None:
+    result = import_file(DATA / "two_agents.test")
+
+    assert shape(result) == [
+        ("top", Kind.MAX, ["West", "Stop", "East"]),
+        ("lo", Kind.MIN, ["West", "East"]),
+        ("w1", Kind.LEAF, []),
+        ("l1", Kind.LEAF, []),
+        ("mid", Kind.MIN, ["Stop"]),
+        ("w2", Kind.LEAF, []),
+        ("hi", Kind.MIN, ["West", "East"]),
+        ("w3", Kind.LEAF, []),
+        ("l2", Kind.LEAF, []),
+    ]
+    assert utilities(result) == {"w1": 7, "l1": -3, "w2": 5, "w3": 9, "l2": -1}
+    assert heuristics(result) == {}
+    assert (result.num_agents, result.depth, result.cutoff_depth) == (2, 2, 4)
+
+
+def test_comments_are_dropped_outside_blocks_and_kept_inside_them() -> None:
+    result = import_file(DATA / "two_agents.test")
+
+    assert result.metadata["alg"] == "MinimaxAgent"
+    assert result.metadata["class"] == "GraphGameTreeTest"
+    diagram = result.metadata["diagram"].split("\n")
+    assert diagram[0] == "          top"
+    assert diagram[-1].startswith("# inside a block this line is kept")
+    assert set(result.metadata) == {"class", "alg", "diagram"}
+
+
+def test_three_agents_give_two_min_layers_after_each_max_layer() -> None:
+    result = import_file(DATA / "three_agents.test")
+
+    assert shape(result) == [
+        ("p", Kind.MAX, ["Left", "Right"]),
+        ("ga", Kind.MIN, ["North", "South"]),
+        ("gaa", Kind.MIN, ["East", "West"]),
+        ("x1", Kind.LEAF, []),
+        ("x2", Kind.LEAF, []),
+        ("gab", Kind.MIN, ["Stop"]),
+        ("x3", Kind.LEAF, []),
+        ("gb", Kind.MIN, ["North"]),
+        ("gba", Kind.MIN, ["East", "West"]),
+        ("pb", Kind.MAX, ["Stop"]),
+        ("x5", Kind.LEAF, []),
+        ("x4", Kind.LEAF, []),
+    ]
+    assert utilities(result) == {"x1": 4, "x2": 8, "x3": 6, "x5": 11, "x4": 2}
+    assert heuristics(result) == {"pb": 3.5}
+    assert (result.num_agents, result.depth, result.cutoff_depth) == (3, 1, 3)
+
+
+def test_internal_states_with_an_evaluation_keep_it_as_their_heuristic() -> None:
+    result = import_file(DATA / "depth_cutoff.test")
+
+    assert shape(result) == [
+        ("s", Kind.MAX, ["Left", "Center", "Right"]),
+        ("a", Kind.MIN, ["Down"]),
+        ("c", Kind.MAX, ["Down"]),
+        ("f", Kind.MIN, ["Down"]),
+        ("h", Kind.LEAF, []),
+        ("b", Kind.MIN, ["Left", "Right"]),
+        ("d", Kind.MAX, ["Down"]),
+        ("g", Kind.MIN, ["Down"]),
+        ("i", Kind.LEAF, []),
+        ("e", Kind.LEAF, []),
+        ("trap", Kind.LEAF, []),
+    ]
+    assert heuristics(result) == {"c": 2.5, "d": -1.25, "f": 0.0}
+    assert utilities(result) == {"h": 9.0, "i": -8.0, "e": 4.0, "trap": -50.0}
+    assert result.metadata["alg"] == "ExpectimaxAgent"
+
+
+def test_win_and_lose_states_are_leaves_even_with_successors() -> None:
+    text = make_file(
+        successors='successors: """\nr L m\nr R y\nm L x\nm R z\nx On deeper\n"""',
+    )
+
+    result = import_text(text)
+
+    assert result.tree["x"].kind is Kind.LEAF
+    assert "deeper" not in result.tree
+
+
+def test_integer_evaluations_stay_integers_and_decimals_become_floats() -> None:
+    result = import_text(make_file(evaluation='evaluation: """\nx 3\ny -2.5\nz 1e2\n"""'))
+
+    assert utilities(result) == {"x": 3, "y": -2.5, "z": 100.0}
+    assert isinstance(result.tree["x"].utility, int)
+
+
+def test_one_line_values_crlf_line_ends_and_no_depth_are_accepted() -> None:
+    text = (
+        'num_agents: "2"\r\nstart_state: "r"\r\nwin_states: "a"\r\nlose_states: ""\r\n'
+        'successors: "r go a"\r\nevaluation: "a 5"   # one move, one leaf\r\n'
+    )
+
+    result = import_text(text)
+
+    assert shape(result) == [("r", Kind.MAX, ["go"]), ("a", Kind.LEAF, [])]
+    assert (result.depth, result.cutoff_depth, result.metadata) == (None, None, {})
+
+
+def test_blank_and_comment_lines_inside_successors_and_evaluation_are_skipped() -> None:
+    text = make_file(
+        successors='successors: """\nr L m   # to the ghost\n\nr R y\n# a note\nm L x\nm R z\n"""'
+    )
+
+    assert [node.name for node in import_text(text).tree] == ["r", "m", "x", "z", "y"]
+
+
+def test_a_single_leaf_start_state_makes_a_one_node_tree() -> None:
+    text = make_file(
+        win_states='win_states: "r"',
+        lose_states='lose_states: ""',
+        successors='successors: ""',
+        evaluation='evaluation: "r 4"',
+    )
+
+    result = import_text(text)
+
+    assert shape(result) == [("r", Kind.LEAF, [])]
+    assert result.tree.root.utility == 4
+
+
+def test_deep_chains_import_without_recursion() -> None:
+    count = 5000
+    lines = [f"s{i} go s{i + 1}" for i in range(count)]
+    text = make_file(
+        start_state='start_state: "s0"',
+        win_states=f'win_states: "s{count}"',
+        lose_states='lose_states: ""',
+        successors='successors: """\n' + "\n".join(lines) + '\n"""',
+        evaluation=f'evaluation: "s{count} 1"',
+    )
+
+    result = import_text(text)
+
+    assert len(result.tree) == count + 1
+    assert result.tree[f"s{count - 1}"].kind is Kind.MIN
+
+
+# --- located problems ---------------------------------------------------------------------
+
+
+def test_an_empty_file_is_one_problem() -> None:
+    assert the_problem("  \n\n") == Problem("t.test", 1, 1, "the file is empty")
+
+
+def test_a_file_of_comments_only_has_no_keys() -> None:
+    problem = the_problem("# nothing\n   # here\n")
+
+    assert (problem.line, problem.column) == (1, 1)
+    assert "no keys" in problem.message
+
+
+def test_a_missing_required_key_is_reported_at_the_top() -> None:
+    problem = the_problem(make_file(evaluation=""))
+
+    assert problem == Problem("t.test", 1, 1, "missing required key 'evaluation'")
+
+
+def test_a_line_that_is_not_key_value() -> None:
+    problem = the_problem(make_file("  just some words"))
+
+    assert (problem.line, problem.column) == (17, 3)
+    assert "expected 'key:" in problem.message
+
+
+def test_a_value_without_quotes() -> None:
+    problem = the_problem(make_file(num_agents="num_agents:   2"))
+
+    assert (problem.line, problem.column) == (2, 15)
+    assert "must be in double quotes" in problem.message
+
+
+def test_an_unclosed_quote_mentions_that_hash_starts_a_comment() -> None:
+    problem = the_problem(make_file('alg: "Agent#2"'))
+
+    assert (problem.line, problem.column) == (17, 6)
+    assert "no closing quote" in problem.message
+    assert "'#' starts a comment" in problem.message
+
+
+def test_text_after_the_closing_quote() -> None:
+    problem = the_problem(make_file(start_state='start_state: "r" "s"'))
+
+    assert (problem.line, problem.column) == (3, 18)
+    assert "unexpected text after the value of 'start_state'" in problem.message
+
+
+def test_a_multi_line_value_starting_on_its_opening_line() -> None:
+    problem = the_problem(make_file('diagram: """ r\n"""'))
+
+    assert (problem.line, problem.column) == (17, 14)
+    assert "starts on the line after" in problem.message
+
+
+def test_an_unterminated_block_at_the_end_of_the_file() -> None:
+    problem = the_problem(make_file('diagram: """\n  r\n / \\'))
+
+    assert (problem.line, problem.column) == (17, 10)
+    assert "'diagram' is not closed" in problem.message
+
+
+def test_an_unterminated_block_followed_by_another_block() -> None:
+    text = make_file(
+        successors='successors: """\nr L m\nr R y\nm L x\nm R z',
+        evaluation='evaluation: """\nx 1\ny -1\nz 0\n"""',
+    )
+
+    problem = the_problem(text)
+
+    assert (problem.line, problem.column) == (6, 13)
+    assert "line 11 opens another one" in problem.message
+
+
+def test_a_duplicate_key_names_the_first_line() -> None:
+    problem = the_problem(make_file('num_agents: "3"'))
+
+    assert (problem.line, problem.column) == (17, 1)
+    assert "duplicate key 'num_agents' (first on line 2)" in problem.message
+
+
+@pytest.mark.parametrize("value", ["two", "0", "1.5", "-2", "²"])
+def test_a_bad_number_of_agents(value: str) -> None:
+    problem = the_problem(make_file(num_agents=f'num_agents: "{value}"'))
+
+    assert (problem.line, problem.column) == (2, 14)
+    assert f"num_agents must be a whole number, at least 1, not {value!r}" in problem.message
+
+
+def test_a_bad_depth() -> None:
+    problem = the_problem(make_file('depth: " 0"'))
+
+    assert (problem.line, problem.column) == (17, 10)
+    assert "depth must be a whole number" in problem.message
+
+
+def test_a_class_that_is_not_a_game_tree_test() -> None:
+    problem = the_problem(make_file(**{"class": 'class: "EvalAgentTest"'}))
+
+    assert (problem.line, problem.column) == (1, 9)
+    assert "'EvalAgentTest' is not a game-tree test" in problem.message
+
+
+def test_a_start_state_of_two_words() -> None:
+    problem = the_problem(make_file(start_state='start_state: "r m"'))
+
+    assert (problem.line, problem.column) == (3, 17)
+    assert "start_state must be one word" in problem.message
+
+
+def test_a_start_state_that_no_successor_line_starts_with() -> None:
+    problem = the_problem(make_file(start_state='start_state: "q"'))
+
+    assert (problem.line, problem.column) == (3, 15)
+    assert "the start state 'q' has no successors" in problem.message
+
+
+@pytest.mark.parametrize(
+    ("line", "words"), [("r L", 2), ("r L m extra", 4)], ids=["too few", "too many"]
+)
+def test_a_malformed_successor_line(line: str, words: int) -> None:
+    text = make_file(successors=f'successors: """\nr L m\nr R y\n  {line}\nm L x\nm R z\n"""')
+
+    problem = the_problem(text)
+
+    assert (problem.line, problem.column) == (9, 3)
+    assert f"'state action next_state', not {words} words" in problem.message
+
+
+def test_a_malformed_evaluation_line() -> None:
+    problem = the_problem(make_file(evaluation='evaluation: """\nx 1\ny\nz 0\n"""'))
+
+    assert (problem.line, problem.column) == (14, 1)
+    assert "an evaluation line is 'state value', not 1 words" in problem.message
+
+
+def test_a_non_numeric_evaluation() -> None:
+    problem = the_problem(make_file(evaluation='evaluation: """\nx 1\ny  minus-one\nz 0\n"""'))
+
+    assert (problem.line, problem.column) == (14, 4)
+    assert "the evaluation of 'y' is not a number: 'minus-one'" in problem.message
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-Infinity", "1e999"])
+def test_an_evaluation_that_is_not_finite(value: str) -> None:
+    problem = the_problem(make_file(evaluation=f'evaluation: """\nx 1\ny {value}\nz 0\n"""'))
+
+    assert (problem.line, problem.column) == (14, 3)
+    assert f"the evaluation of 'y' must be finite, not {value!r}" in problem.message
+
+
+def test_a_state_evaluated_twice() -> None:
+    problem = the_problem(make_file(evaluation='evaluation: """\nx 1\ny -1\nz 0\nx 2\n"""'))
+
+    assert (problem.line, problem.column) == (16, 1)
+    assert "state 'x' is evaluated twice (the first on line 13)" in problem.message
+
+
+def test_an_unknown_state_in_the_evaluation() -> None:
+    problem = the_problem(make_file(evaluation='evaluation: """\nx 1\ny -1\nz 0\n  zz 3\n"""'))
+
+    assert (problem.line, problem.column) == (16, 3)
+    assert "unknown state 'zz' in evaluation" in problem.message
+
+
+def test_an_unknown_state_in_the_win_states() -> None:
+    problem = the_problem(make_file(win_states='win_states: "x  xx"'))
+
+    assert (problem.line, problem.column) == (4, 17)
+    assert "unknown state 'xx' in win_states" in problem.message
+
+
+def test_two_moves_with_the_same_action() -> None:
+    text = make_file(successors='successors: """\nr L m\nr L y\nm L x\nm R z\n"""')
+
+    problem = the_problem(text)
+
+    assert (problem.line, problem.column) == (8, 3)
+    assert "state 'r' has two moves 'L' (the first on line 7)" in problem.message
+
+
+def test_a_state_reached_twice_is_not_a_tree() -> None:
+    text = make_file(successors='successors: """\nr L m\nr R y\nm L x\nm R y\nm S z\n"""')
+
+    problem = the_problem(text)
+
+    assert (problem.line, problem.column) == (10, 5)
+    assert "state 'y' is reached twice (first on line 8)" in problem.message
+
+
+def test_a_cycle_back_to_an_ancestor() -> None:
+    text = make_file(successors='successors: """\nr L m\nr R y\nm L x\nm R r\nm S z\n"""')
+
+    problem = the_problem(text)
+
+    assert (problem.line, problem.column) == (10, 5)
+    assert "cycle: 'm' leads back to its ancestor 'r'" in problem.message
+
+
+def test_a_state_that_is_its_own_successor() -> None:
+    text = make_file(successors='successors: """\nr L m\nr R y\nm L x\nm R m\nm S z\n"""')
+
+    problem = the_problem(text)
+
+    assert (problem.line, problem.column) == (10, 5)
+    assert "cycle: state 'm' is its own successor" in problem.message
+
+
+def test_a_leaf_without_an_evaluation() -> None:
+    problem = the_problem(make_file(evaluation='evaluation: """\nx 1\ny -1\n"""'))
+
+    assert (problem.line, problem.column) == (10, 5)
+    assert "leaf 'z' has no evaluation value" in problem.message
+
+
+def test_every_problem_is_reported_at_once_in_file_order() -> None:
+    text = make_file(
+        num_agents='num_agents: "many"',
+        evaluation='evaluation: """\nx one\ny -1\nz nan\nw 2\n"""',
+    )
+
+    problems = problems_of(text)
+
+    assert [(p.line, p.column) for p in problems] == [(2, 14), (13, 3), (15, 3), (16, 1)]
+    assert "unknown state 'w'" in problems[-1].message
+
+
+def test_bytes_that_are_not_utf8_are_located(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.test"
+    path.write_bytes(make_file().encode() + 'alg: "Caf\xe9"\n'.encode("latin-1"))
+
+    with pytest.raises(FileProblems) as caught:
+        import_file(path)
+
+    [problem] = caught.value.problems
+    assert (problem.file, problem.line, problem.column) == (str(path), 17, 10)
+    assert "not UTF-8" in problem.message
+    assert "0xe9" in problem.message
+
+
+def test_an_empty_file_on_disk(tmp_path: Path) -> None:
+    path = tmp_path / "empty.test"
+    path.write_bytes(b"")
+
+    with pytest.raises(FileProblems) as caught:
+        import_file(path)
+
+    assert caught.value.problems == [Problem(str(path), 1, 1, "the file is empty")]
+
+
+# --- the command --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def import_cs188() -> click.Command:
+    """The command, imported here so the importer's tests run whatever state the CLI is in."""
+    try:
+        from grader.cli.import_cs188 import import_cs188
+    except ImportError:
+        # The grader.cli package imports reference.treefile, which is written in parallel.
+        if importlib.util.find_spec("reference.treefile") is None:
+            pytest.skip("grader.cli needs reference.treefile, which is not written yet")
+        raise
+
+    return import_cs188
+
+
+def fake_treefile(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stand in for reference.treefile, so the command's own wiring is tested on its own."""
+    module = types.ModuleType("reference.treefile")
+    vars(module)["render"] = lambda tree: f"tree {tree.root.name} with {len(tree)} nodes\n"
+    monkeypatch.setitem(sys.modules, "reference.treefile", module)
+
+
+def test_the_command_prints_every_problem_and_exits_1(
+    import_cs188: click.Command, tmp_path: Path
+) -> None:
+    path = tmp_path / "bad.test"
+    path.write_text(make_file(num_agents='num_agents: "x"', evaluation=""), encoding="utf-8")
+
+    result = CliRunner().invoke(import_cs188, [str(path)])
+
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"{path}:1:1: missing required key 'evaluation'",
+        f"{path}:2:14: num_agents must be a whole number, at least 1, not 'x'",
+    ]
+    assert result.stdout == ""
+    assert "Traceback" not in result.output
+
+
+def test_the_command_writes_the_rendered_tree(
+    import_cs188: click.Command, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_treefile(monkeypatch)
+    out = tmp_path / "out.tree"
+
+    printed = CliRunner().invoke(import_cs188, [str(DATA / "two_agents.test")])
+    written = CliRunner().invoke(import_cs188, [str(DATA / "two_agents.test"), "-o", str(out)])
+
+    assert (printed.exit_code, printed.stdout) == (0, "tree top with 9 nodes\n")
+    assert (written.exit_code, written.stdout) == (0, "")
+    assert out.read_text(encoding="utf-8") == "tree top with 9 nodes\n"
+
+
+def test_the_command_rejects_a_missing_file(import_cs188: click.Command, tmp_path: Path) -> None:
+    result = CliRunner().invoke(import_cs188, [str(tmp_path / "nope.test")])
+
+    assert result.exit_code == 2
+    assert "does not exist" in result.stderr
+
+
+def test_the_command_renders_with_the_real_tree_file_module(
+    import_cs188: click.Command, tmp_path: Path
+) -> None:
+    if importlib.util.find_spec("reference.treefile") is None:
+        pytest.skip("reference.treefile is not written yet")
+    from reference import treefile
+
+    if not hasattr(treefile, "render"):
+        pytest.skip("reference.treefile has no render() yet")
+    out = tmp_path / "three.tree"
+
+    result = CliRunner().invoke(import_cs188, [str(DATA / "three_agents.test"), "-o", str(out)])
+
+    assert result.exit_code == 0, result.output
+    tree = import_file(DATA / "three_agents.test").tree
+    assert out.read_text(encoding="utf-8") == treefile.render(tree)
+
+
+# --- robustness ---------------------------------------------------------------------------
+
+_fragments = st.sampled_from(
+    [
+        '"',
+        '"""',
+        ":",
+        "#",
+        " ",
+        "\t",
+        "\n",
+        "\r",
+        "key",
+        "num_agents",
+        "start_state",
+        "win_states",
+        "lose_states",
+        "successors",
+        "evaluation",
+        "depth",
+        "r",
+        "x",
+        "L",
+        "1",
+        "nan",
+        "-2.5",
+        "\ufeff",
+        "é",
+    ]
+)
+
+
+def problems_or_none(text: str) -> list[Problem] | None:
+    """The problems of a text, or None when it imports."""
+    try:
+        import_text(text, "t.test")
+    except FileProblems as error:
+        return error.problems
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_fragments, max_size=60).map("".join))
+def test_any_text_imports_or_raises_located_problems(text: str) -> None:
+    problems = problems_or_none(text)
+
+    assert problems is None or problems
+    assert all(p.line >= 1 and p.column >= 1 for p in problems or [])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(min_value=0, max_value=len(make_file())), st.sampled_from(["\n", '"', "#"]))
+def test_a_valid_file_with_one_character_inserted_never_crashes(at: int, inserted: str) -> None:
+    text = make_file()
+
+    problems = problems_or_none(text[:at] + inserted + text[at:])
+
+    assert problems is None or problems

@@ -1,0 +1,170 @@
+"""``grader exercises generate``: one subcommand per game, built from the option declarations.
+
+The tree-file module (``reference.treefile``) is written separately; these tests put a
+stand-in ``render`` in its place so they check this command's own work: options, limits,
+errors and output.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import sys
+import types
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner, Result
+
+from reference.games import GAMES, generate
+from reference.tree import Tree
+
+rendered: list[Tree] = []
+
+
+def fake_render(tree: Tree) -> str:
+    rendered.append(tree)
+    return f"tree of {len(tree)} nodes\n"
+
+
+@pytest.fixture
+def cli(monkeypatch: pytest.MonkeyPatch) -> Iterator[click.Group]:
+    """The ``generate`` group, rendering with ``fake_render``; leaves sys.modules as it was."""
+    before = set(sys.modules)
+    try:
+        treefile = importlib.import_module("reference.treefile")
+    except ImportError:
+        treefile = types.ModuleType("reference.treefile")
+        monkeypatch.setitem(sys.modules, "reference.treefile", treefile)
+    monkeypatch.setattr(treefile, "render", fake_render, raising=False)
+    try:
+        module = importlib.import_module("grader.cli.generate")
+    except ImportError as error:  # grader.cli needs more of reference.treefile than render
+        pytest.skip(f"grader.cli cannot be imported yet: {error}")
+    rendered.clear()
+    yield module.generate
+    for name in set(sys.modules) - before:  # don't leave modules bound to the stand-in
+        if name.startswith(("grader.", "reference.")):
+            del sys.modules[name]
+
+
+def run(cli: click.Group, *args: str) -> Result:
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_there_is_one_subcommand_per_registered_game(cli: click.Group) -> None:
+    assert set(cli.commands) == set(GAMES)
+
+
+def test_subcommand_options_come_from_the_game_declarations(cli: click.Group) -> None:
+    for name, game in GAMES.items():
+        command = cli.commands[name]
+        params = {param.name for param in command.params}
+        assert {option.name for option in game.options()} <= params
+        assert {"max_depth", "max_nodes", "no_dedupe", "output"} <= params
+
+
+def test_the_tree_goes_to_standard_output_by_default(cli: click.Group) -> None:
+    result = run(cli, "grundy")
+
+    assert result.exit_code == 0, result.output
+    assert result.output == "tree of 24 nodes\n"
+    assert rendered == [generate("grundy")]
+
+
+def test_options_are_parsed_from_text(cli: click.Group) -> None:
+    result = run(cli, "nim", "--compartments", "1,3", "--misere")
+
+    assert result.exit_code == 0, result.output
+    assert rendered == [generate("nim", compartments=(1, 3), misere=True)]
+
+
+def test_every_kind_of_option_can_be_given(cli: click.Group) -> None:
+    args = ["--rows", "2", "--cols", "3", "--blocked", "1,2", "--first", "Horizontal"]
+    result = run(cli, "domineering", *args, "--max-player", "vertical")
+
+    assert result.exit_code == 0, result.output
+    expected = generate(
+        "domineering", rows=2, cols=3, blocked=[(1, 2)], first="horizontal", max_player="vertical"
+    )
+    assert rendered == [expected]
+
+
+def test_tic_tac_toe_positions_and_movers(cli: click.Group) -> None:
+    result = run(cli, "tictactoe", "--position", "XO./.../...", "--to-move", "o")
+
+    assert result.exit_code == 0, result.output
+    assert rendered == [generate("tictactoe", position="XO./.../...", to_move="O")]
+
+
+def test_limits_and_deduplication(cli: click.Group) -> None:
+    assert run(cli, "tictactoe", "--max-depth", "1").exit_code == 0
+    assert run(cli, "grundy", "--no-dedupe").exit_code == 0
+
+    assert rendered == [
+        generate("tictactoe", max_depth=1),
+        generate("grundy", dedupe_children=False),
+    ]
+
+
+def test_the_tree_can_be_written_to_a_file(cli: click.Group, tmp_path: Path) -> None:
+    output = tmp_path / "grundy.tree"
+
+    result = run(cli, "grundy", "--pile", "5", "-o", str(output))
+
+    assert result.exit_code == 0, result.output
+    assert result.output == ""
+    assert output.read_text(encoding="utf-8") == "tree of 6 nodes\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["grundy", "--pile", "many"], "Invalid value for '--pile': expected a whole number"),
+        (["grundy", "--pile", "99"], "must be from 1 to 30, got 99"),
+        (["nim", "--compartments", "1,,3"], "expected a whole number, got ''"),
+        (["nim", "--compartments", "0,0"], "at least one compartment must hold a match"),
+        (["tictactoe", "--position", "XXX/XXX/XXX"], "impossible position: 9 X and 0 O"),
+        (["tictactoe", "--to-move", "Z"], "expected one of X, O"),
+        (["domineering", "--blocked", "9,9"], r"cell \(9,9\) is off the 2x4 board"),
+        (["hexapawn", "--rows", "1"], "must be from 3 to 8"),
+        (["grundy", "--max-depth", "2"], "has no heuristic"),
+        (["grundy", "--max-depth", "-1"], "Invalid value for '--max-depth'"),
+        (["tictactoe", "--max-nodes", "50"], "more than 50 nodes"),
+        (["grundy", "--size", "3"], "No such option '--size'"),
+    ],
+)
+def test_bad_values_are_usage_errors(cli: click.Group, args: list[str], message: str) -> None:
+    result = run(cli, *args)
+
+    assert result.exit_code == 2, result.output
+    assert isinstance(result.exception, SystemExit)  # a click error, not a traceback
+    assert re.search(message, result.output), result.output
+    assert rendered == []
+
+
+def test_help_shows_each_option_with_its_default(cli: click.Group) -> None:
+    result = run(cli, "nim", "--help")
+
+    assert result.exit_code == 0
+    assert "--compartments N,N,..." in result.output
+    assert "[default: 1,3]" in result.output
+    assert "--misere / --no-misere" in result.output
+
+
+def test_the_real_tree_file_renderer_is_used_when_present(tmp_path: Path) -> None:
+    treefile = pytest.importorskip("reference.treefile")
+    if not hasattr(treefile, "render"):
+        pytest.skip("reference.treefile has no render() yet")
+    try:
+        from grader.cli.generate import generate as command
+    except ImportError as error:
+        pytest.skip(f"grader.cli cannot be imported yet: {error}")
+    output = tmp_path / "fantan.tree"
+
+    result = CliRunner().invoke(command, ["fantan", "-o", str(output)])
+
+    assert result.exit_code == 0, result.output
+    assert output.read_text(encoding="utf-8") == treefile.render(generate("fantan"))

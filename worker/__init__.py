@@ -1,0 +1,1 @@
+"""Celery worker and sandbox (built by a later issue)."""
