@@ -49,7 +49,9 @@ def draw(
         for index in reversed(range(count)):
             edge = node.edges[index]
             last = index == count - 1
-            probability = f" p={format_value(edge.probability)}" if edge.probability is not None else ""
+            probability = (
+                f" p={format_value(edge.probability)}" if edge.probability is not None else ""
+            )
             branch = ("└─ " if last else "├─ ") + f"{edge.action}{probability} → "
             stack.append((tree[edge.child], child_prefix, branch, depth + 1))
     return "\n".join(lines)

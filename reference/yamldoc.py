@@ -13,6 +13,9 @@ import yaml
 
 from reference.problems import FileProblems, Problem
 
+_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's loader when PyYAML was built with it (the wheels are): same results, faster."""
+
 MAX_NESTING = 64
 """Deeper YAML nesting is refused before composing (PyYAML's composer recurses)."""
 
@@ -51,7 +54,7 @@ def compose(text: str, filename: str) -> yaml.Node | None:
     try:
         depth = 0
         documents = 0
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        for event in yaml.parse(text, Loader=_LOADER):
             if isinstance(event, yaml.DocumentStartEvent):
                 documents += 1
                 if documents > 1:
@@ -68,7 +71,7 @@ def compose(text: str, filename: str) -> yaml.Node | None:
             elif isinstance(event, yaml.AliasEvent):
                 message = "YAML aliases (*name) are not allowed here"
                 raise FileProblems([_problem_at(filename, event.start_mark, message)])
-        return yaml.compose(text, Loader=yaml.SafeLoader)
+        return yaml.compose(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         message = f"YAML syntax error: {error.problem or error.context}"

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from grader.cli.generate import generate
+from grader.cli.import_cs188 import import_cs188
 from grader.config import Settings
 from reference import treefile
 from reference.drawing import draw
@@ -95,7 +97,7 @@ def _problems_of(path: Path) -> list[Problem]:
     elif path.name == EXERCISE_FILE:
         folder = path.parent
     else:
-        return treefile.validate(path)
+        return treefile.validate(path, max_nodes=Settings.from_env().max_tree_nodes)
     try:
         load_exercise(folder)
     except FileProblems as error:
@@ -117,7 +119,9 @@ def _problems_of(path: Path) -> list[Problem]:
     help="Prune on v >= beta (AIMA) or only on v > beta (CS188); default: the exercise's.",
 )
 @click.option("--tree", "tree_name", help="Only this public tree.")
-def trace(slug: str, algorithm: str | None, on_equality: bool | None, tree_name: str | None) -> None:
+def trace(
+    slug: str, algorithm: str | None, on_equality: bool | None, tree_name: str | None
+) -> None:
     """Print the reference trace of an exercise, one event per line."""
     exercise = _exercise(slug)
     options = exercise.options
@@ -167,3 +171,7 @@ def _outcome(result: SearchResult) -> str:
     visited = len(result.trace.visited())
     decision = result.decision or "-"
     return f"value {format_value(result.value)}, decision {decision}, {visited} nodes visited"
+
+
+exercises.add_command(generate)
+exercises.add_command(import_cs188)

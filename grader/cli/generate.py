@@ -14,6 +14,7 @@ import click
 from reference.games import GAMES, AnyGame, Option, expand, make_game
 from reference.games.expand import DEFAULT_MAX_NODES
 from reference.games.options import Boolean
+from reference.treefile import render
 
 _COMMON = {"max_depth", "max_nodes", "no_dedupe", "output"}
 """Parameters every subcommand has; no game option may take these names."""
@@ -77,9 +78,6 @@ def _game_command(name: str, cls: type[AnyGame]) -> click.Command:
             )
         except ValueError as error:
             raise click.UsageError(str(error)) from None
-        # Imported here: the tree-file module is written separately from the games.
-        from reference.treefile import render  # type: ignore[import-not-found, unused-ignore]
-
         text = render(tree)
         if output is None:
             click.echo(text, nl=not text.endswith("\n"))

@@ -8,6 +8,7 @@ import click
 
 from reference.cs188 import import_file
 from reference.problems import FileProblems
+from reference.treefile import render
 
 
 @click.command("import-cs188")
@@ -32,9 +33,6 @@ def import_cs188(file: Path, output: Path | None) -> None:
         click.get_current_context().exit(1)
     except OSError as error:
         raise click.ClickException(f"cannot read {file}: {error.strerror or error}") from None
-    # Imported here so this command loads even while the tree-file module is absent.
-    from reference.treefile import render
-
     text = render(result.tree)
     if output is None:
         click.echo(text, nl=not text.endswith("\n"))

@@ -21,9 +21,7 @@ class Catalog:
         """The slugs of all exercise folders, sorted."""
         if not self.root.is_dir():
             return []
-        return sorted(
-            path.name for path in self.root.iterdir() if (path / EXERCISE_FILE).is_file()
-        )
+        return sorted(path.name for path in self.root.iterdir() if (path / EXERCISE_FILE).is_file())
 
     def load(self, slug: str) -> Exercise | FileProblems:
         """The exercise called ``slug``, or the problems that keep it from loading."""

@@ -51,8 +51,13 @@ def load_exercise(folder: str | Path) -> Exercise:
     problems = yamldoc.duplicate_keys(root, filename)
     if not SLUG_PATTERN.match(folder.name):
         problems.append(
-            Problem(filename, 1, 1, f"folder name {folder.name!r} is not a valid slug "
-                    "(lower-case letters, digits, '.', '-')")
+            Problem(
+                filename,
+                1,
+                1,
+                f"folder name {folder.name!r} is not a valid slug "
+                "(lower-case letters, digits, '.', '-')",
+            )
         )
     try:
         schema = ExerciseSchema.model_validate(yamldoc.construct(root))

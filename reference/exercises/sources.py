@@ -28,7 +28,8 @@ def tree_from_source(
         tree = games.generate(game.name, max_depth=game.max_depth, **game.options)
     except KeyError:
         known = ", ".join(games.GAMES)
-        raise FileProblems([_at(filename, node, f"unknown game {game.name!r} (known: {known})")])
+        message = f"unknown game {game.name!r} (known: {known})"
+        raise FileProblems([_at(filename, node, message)]) from None
     except (TypeError, ValueError) as error:
         raise FileProblems([_at(filename, node, f"game {game.name!r}: {error}")]) from None
     options = " ".join(f"{key}={value}" for key, value in game.options.items())

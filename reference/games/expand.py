@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from itertools import repeat
 from typing import Any, Generic
 
+from reference.allocation import gc_paused
 from reference.games.base import Game, S
 from reference.naming import ROOT_NAME, child_names
 from reference.tree import Edge, Kind, Node, Number, Tree
@@ -51,38 +52,39 @@ def expand(
         raise ValueError(f"max_depth must be at least 0, got {max_depth}")
     if max_nodes < 1:
         raise ValueError(f"max_nodes must be at least 1, got {max_nodes}")
-    facts_of = _FactsCache(game, dedupe_children)
-    limit = math.inf if max_depth is None else max_depth
-    nodes: list[Node] = []
-    count = 1
-    # Iterative on purpose: game trees can be deeper than Python's recursion limit. This
-    # loop runs once per node (half a million for tic-tac-toe), so it stays lean.
-    stack: list[tuple[str, S, int]] = [(ROOT_NAME, game.initial_state(), 0)]
-    while stack:
-        name, state, depth = stack.pop()
-        facts = facts_of(state)
-        if facts.kind is Kind.LEAF:
-            nodes.append(Node(name, Kind.LEAF, (), facts.utility, None, facts.label))
-            continue
-        if depth >= limit:
-            if facts.heuristic is None:
+    with gc_paused():
+        facts_of = _FactsCache(game, dedupe_children)
+        limit = math.inf if max_depth is None else max_depth
+        nodes: list[Node] = []
+        count = 1
+        # Iterative on purpose: game trees can be deeper than Python's recursion limit. This
+        # loop runs once per node (half a million for tic-tac-toe), so it stays lean.
+        stack: list[tuple[str, S, int]] = [(ROOT_NAME, game.initial_state(), 0)]
+        while stack:
+            name, state, depth = stack.pop()
+            facts = facts_of(state)
+            if facts.kind is Kind.LEAF:
+                nodes.append(Node(name, Kind.LEAF, (), facts.utility, None, facts.label))
+                continue
+            if depth >= limit:
+                if facts.heuristic is None:
+                    raise ValueError(
+                        f"the game {game.name or type(game).__name__!r} has no heuristic, "
+                        "so its tree cannot be cut at a maximum depth"
+                    )
+                nodes.append(Node(name, facts.kind, (), None, facts.heuristic, facts.label))
+                continue
+            names = child_names(name, len(facts.children), parent_is_root=depth == 0)
+            count += len(names)
+            if count > max_nodes:
                 raise ValueError(
-                    f"the game {game.name or type(game).__name__!r} has no heuristic, "
-                    "so its tree cannot be cut at a maximum depth"
+                    f"the game tree has more than {max_nodes:,} nodes (the limit); "
+                    "set a maximum depth or raise the limit"
                 )
-            nodes.append(Node(name, facts.kind, (), None, facts.heuristic, facts.label))
-            continue
-        names = child_names(name, len(facts.children), parent_is_root=depth == 0)
-        count += len(names)
-        if count > max_nodes:
-            raise ValueError(
-                f"the game tree has more than {max_nodes:,} nodes (the limit); "
-                "set a maximum depth or raise the limit"
-            )
-        edges = tuple(map(Edge, facts.actions, names))
-        nodes.append(Node(name, facts.kind, edges, None, facts.heuristic, facts.label))
-        stack.extend(zip(names, facts.children, repeat(depth + 1)))
-    return Tree(ROOT_NAME, nodes)
+            edges = tuple(map(Edge, facts.actions, names))
+            nodes.append(Node(name, facts.kind, edges, None, facts.heuristic, facts.label))
+            stack.extend(zip(names, facts.children, repeat(depth + 1)))
+        return Tree(ROOT_NAME, nodes)
 
 
 class _FactsCache(Generic[S]):

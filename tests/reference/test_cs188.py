@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-import types
 from pathlib import Path
 
 import click
@@ -13,9 +10,11 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from grader.cli.import_cs188 import import_cs188 as import_cs188_command
 from reference.cs188 import Cs188Import, import_file, import_text
 from reference.problems import FileProblems, Problem
 from reference.tree import Kind
+from reference.treefile import parse
 
 DATA = Path(__file__).parent / "data" / "cs188"
 
@@ -466,23 +465,7 @@ def test_an_empty_file_on_disk(tmp_path: Path) -> None:
 
 @pytest.fixture
 def import_cs188() -> click.Command:
-    """The command, imported here so the importer's tests run whatever state the CLI is in."""
-    try:
-        from grader.cli.import_cs188 import import_cs188
-    except ImportError:
-        # The grader.cli package imports reference.treefile, which is written in parallel.
-        if importlib.util.find_spec("reference.treefile") is None:
-            pytest.skip("grader.cli needs reference.treefile, which is not written yet")
-        raise
-
-    return import_cs188
-
-
-def fake_treefile(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Stand in for reference.treefile, so the command's own wiring is tested on its own."""
-    module = types.ModuleType("reference.treefile")
-    vars(module)["render"] = lambda tree: f"tree {tree.root.name} with {len(tree)} nodes\n"
-    monkeypatch.setitem(sys.modules, "reference.treefile", module)
+    return import_cs188_command
 
 
 def test_the_command_prints_every_problem_and_exits_1(
@@ -502,18 +485,17 @@ def test_the_command_prints_every_problem_and_exits_1(
     assert "Traceback" not in result.output
 
 
-def test_the_command_writes_the_rendered_tree(
-    import_cs188: click.Command, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    fake_treefile(monkeypatch)
-    out = tmp_path / "out.tree"
+def test_the_command_writes_the_rendered_tree(import_cs188: click.Command, tmp_path: Path) -> None:
+    out = tmp_path / "out.tree.yaml"
 
     printed = CliRunner().invoke(import_cs188, [str(DATA / "two_agents.test")])
     written = CliRunner().invoke(import_cs188, [str(DATA / "two_agents.test"), "-o", str(out)])
 
-    assert (printed.exit_code, printed.stdout) == (0, "tree top with 9 nodes\n")
-    assert (written.exit_code, written.stdout) == (0, "")
-    assert out.read_text(encoding="utf-8") == "tree top with 9 nodes\n"
+    expected = import_file(DATA / "two_agents.test").tree
+    assert (printed.exit_code, written.exit_code, written.stdout) == (0, 0, "")
+    assert parse(printed.stdout) == expected
+    assert parse(out.read_text(encoding="utf-8")) == expected
+    assert len(expected) == 9
 
 
 def test_the_command_rejects_a_missing_file(import_cs188: click.Command, tmp_path: Path) -> None:
@@ -521,24 +503,6 @@ def test_the_command_rejects_a_missing_file(import_cs188: click.Command, tmp_pat
 
     assert result.exit_code == 2
     assert "does not exist" in result.stderr
-
-
-def test_the_command_renders_with_the_real_tree_file_module(
-    import_cs188: click.Command, tmp_path: Path
-) -> None:
-    if importlib.util.find_spec("reference.treefile") is None:
-        pytest.skip("reference.treefile is not written yet")
-    from reference import treefile
-
-    if not hasattr(treefile, "render"):
-        pytest.skip("reference.treefile has no render() yet")
-    out = tmp_path / "three.tree"
-
-    result = CliRunner().invoke(import_cs188, [str(DATA / "three_agents.test"), "-o", str(out)])
-
-    assert result.exit_code == 0, result.output
-    tree = import_file(DATA / "three_agents.test").tree
-    assert out.read_text(encoding="utf-8") == treefile.render(tree)
 
 
 # --- robustness ---------------------------------------------------------------------------

@@ -55,13 +55,17 @@ def test_unknown_key_is_located_and_allowed_keys_listed(tmp_path: Path) -> None:
 
 
 def test_missing_title(tmp_path: Path) -> None:
-    problem = only_problem(make_exercise(tmp_path, "algorithm: minimax\ntrees: [{name: t, tree: '1'}]\n"))
+    problem = only_problem(
+        make_exercise(tmp_path, "algorithm: minimax\ntrees: [{name: t, tree: '1'}]\n")
+    )
     assert (problem.line, problem.column) == (1, 1)
     assert "missing required key 'title'" in problem.message
 
 
 def test_unknown_algorithm(tmp_path: Path) -> None:
-    problem = only_problem(make_exercise(tmp_path, "title: T\nalgorithm: mcts\ntrees: [{name: t, tree: '1'}]\n"))
+    problem = only_problem(
+        make_exercise(tmp_path, "title: T\nalgorithm: mcts\ntrees: [{name: t, tree: '1'}]\n")
+    )
     assert (problem.line, problem.column) == (2, 12)
     assert "unknown algorithm 'mcts'" in problem.message
 
@@ -102,7 +106,7 @@ def test_compact_syntax_error_is_located_in_the_exercise_file(tmp_path: Path) ->
     text = "title: T\nalgorithm: minimax\ntrees:\n  - name: t\n    tree: 'MAX[ 1 2 ?? ]'\n"
     problem = only_problem(make_exercise(tmp_path, text))
     assert problem.file.endswith("exercise.yaml")
-    assert (problem.line, problem.column) == (5, 20)
+    assert (problem.line, problem.column) == (5, 21)
 
 
 def test_expectations_must_name_real_nodes_and_actions(tmp_path: Path) -> None:
@@ -121,13 +125,18 @@ def test_unknown_game_and_bad_game_options(tmp_path: Path) -> None:
     problem = only_problem(make_exercise(tmp_path, text))
     assert (problem.line, problem.column) == (5, 11)
     assert "unknown game 'chess'" in problem.message
-    text = "title: T\nalgorithm: minimax\ntrees:\n  - name: t\n    game: {name: grundy, options: {pile: -3}}\n"
+    text = (
+        "title: T\nalgorithm: minimax\ntrees:\n"
+        "  - name: t\n    game: {name: grundy, options: {pile: -3}}\n"
+    )
     problem = only_problem(make_exercise(tmp_path, text, slug="other"))
     assert "game 'grundy'" in problem.message
 
 
 def test_algorithm_that_cannot_search_the_tree(tmp_path: Path) -> None:
-    text = "title: T\nalgorithm: minimax\ntrees:\n  - name: t\n    tree: 'MAX[CHANCE[1/2*1 1/2*2]]'\n"
+    text = (
+        "title: T\nalgorithm: minimax\ntrees:\n  - name: t\n    tree: 'MAX[CHANCE[1/2*1 1/2*2]]'\n"
+    )
     problem = only_problem(make_exercise(tmp_path, text))
     assert "cannot search CHANCE node" in problem.message
 
@@ -140,7 +149,10 @@ def test_depth_limited_needs_a_depth_limit(tmp_path: Path) -> None:
 
 
 def test_duplicate_keys_and_tree_names(tmp_path: Path) -> None:
-    text = "title: T\ntitle: U\nalgorithm: minimax\ntrees: [{name: t, tree: '1'}, {name: t, tree: '2'}]\n"
+    text = (
+        "title: T\ntitle: U\nalgorithm: minimax\n"
+        "trees: [{name: t, tree: '1'}, {name: t, tree: '2'}]\n"
+    )
     problems = problems_of(make_exercise(tmp_path, text))
     assert any(p.line == 2 and "'title' is given twice" in p.message for p in problems)
 
@@ -156,5 +168,11 @@ def test_empty_and_non_utf8_exercise_files(tmp_path: Path) -> None:
 
 
 def test_bad_slug_folder_name(tmp_path: Path) -> None:
-    problem = only_problem(make_exercise(tmp_path, "title: T\nalgorithm: minimax\ntrees: [{name: t, tree: '1'}]\n", slug="Bad Name"))
+    problem = only_problem(
+        make_exercise(
+            tmp_path,
+            "title: T\nalgorithm: minimax\ntrees: [{name: t, tree: '1'}]\n",
+            slug="Bad Name",
+        )
+    )
     assert "not a valid slug" in problem.message

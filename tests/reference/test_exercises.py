@@ -151,4 +151,3 @@ def test_domineering_min_moves_first_and_loses_whatever_it_does() -> None:
     values = search(tree, "minimax").trace.values()
     assert values[tree.root.name] == 1
     assert all(values[child] == 1 for child in tree.root.children)
-

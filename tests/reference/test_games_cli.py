@@ -1,53 +1,26 @@
 """``grader exercises generate``: one subcommand per game, built from the option declarations.
 
-The tree-file module (``reference.treefile``) is written separately; these tests put a
-stand-in ``render`` in its place so they check this command's own work: options, limits,
-errors and output.
+The written tree files are read back with the real tree-file parser and compared with the
+trees the games expand to.
 """
 
 from __future__ import annotations
 
-import importlib
 import re
-import sys
-import types
-from collections.abc import Iterator
 from pathlib import Path
 
 import click
 import pytest
 from click.testing import CliRunner, Result
 
+from grader.cli.generate import generate as generate_command
 from reference.games import GAMES, generate
-from reference.tree import Tree
-
-rendered: list[Tree] = []
-
-
-def fake_render(tree: Tree) -> str:
-    rendered.append(tree)
-    return f"tree of {len(tree)} nodes\n"
+from reference.treefile import parse, render
 
 
 @pytest.fixture
-def cli(monkeypatch: pytest.MonkeyPatch) -> Iterator[click.Group]:
-    """The ``generate`` group, rendering with ``fake_render``; leaves sys.modules as it was."""
-    before = set(sys.modules)
-    try:
-        treefile = importlib.import_module("reference.treefile")
-    except ImportError:
-        treefile = types.ModuleType("reference.treefile")
-        monkeypatch.setitem(sys.modules, "reference.treefile", treefile)
-    monkeypatch.setattr(treefile, "render", fake_render, raising=False)
-    try:
-        module = importlib.import_module("grader.cli.generate")
-    except ImportError as error:  # grader.cli needs more of reference.treefile than render
-        pytest.skip(f"grader.cli cannot be imported yet: {error}")
-    rendered.clear()
-    yield module.generate
-    for name in set(sys.modules) - before:  # don't leave modules bound to the stand-in
-        if name.startswith(("grader.", "reference.")):
-            del sys.modules[name]
+def cli() -> click.Group:
+    return generate_command
 
 
 def run(cli: click.Group, *args: str) -> Result:
@@ -70,15 +43,15 @@ def test_the_tree_goes_to_standard_output_by_default(cli: click.Group) -> None:
     result = run(cli, "grundy")
 
     assert result.exit_code == 0, result.output
-    assert result.output == "tree of 24 nodes\n"
-    assert rendered == [generate("grundy")]
+    assert result.stdout == render(generate("grundy"))
+    assert len(parse(result.stdout)) == 24
 
 
 def test_options_are_parsed_from_text(cli: click.Group) -> None:
     result = run(cli, "nim", "--compartments", "1,3", "--misere")
 
     assert result.exit_code == 0, result.output
-    assert rendered == [generate("nim", compartments=(1, 3), misere=True)]
+    assert parse(result.stdout) == generate("nim", compartments=(1, 3), misere=True)
 
 
 def test_every_kind_of_option_can_be_given(cli: click.Group) -> None:
@@ -89,24 +62,22 @@ def test_every_kind_of_option_can_be_given(cli: click.Group) -> None:
     expected = generate(
         "domineering", rows=2, cols=3, blocked=[(1, 2)], first="horizontal", max_player="vertical"
     )
-    assert rendered == [expected]
+    assert parse(result.stdout) == expected
 
 
 def test_tic_tac_toe_positions_and_movers(cli: click.Group) -> None:
     result = run(cli, "tictactoe", "--position", "XO./.../...", "--to-move", "o")
 
     assert result.exit_code == 0, result.output
-    assert rendered == [generate("tictactoe", position="XO./.../...", to_move="O")]
+    assert parse(result.stdout) == generate("tictactoe", position="XO./.../...", to_move="O")
 
 
 def test_limits_and_deduplication(cli: click.Group) -> None:
-    assert run(cli, "tictactoe", "--max-depth", "1").exit_code == 0
-    assert run(cli, "grundy", "--no-dedupe").exit_code == 0
+    cut = run(cli, "tictactoe", "--max-depth", "1")
+    full = run(cli, "grundy", "--no-dedupe")
 
-    assert rendered == [
-        generate("tictactoe", max_depth=1),
-        generate("grundy", dedupe_children=False),
-    ]
+    assert parse(cut.stdout) == generate("tictactoe", max_depth=1)
+    assert parse(full.stdout) == generate("grundy", dedupe_children=False)
 
 
 def test_the_tree_can_be_written_to_a_file(cli: click.Group, tmp_path: Path) -> None:
@@ -116,7 +87,7 @@ def test_the_tree_can_be_written_to_a_file(cli: click.Group, tmp_path: Path) -> 
 
     assert result.exit_code == 0, result.output
     assert result.output == ""
-    assert output.read_text(encoding="utf-8") == "tree of 6 nodes\n"
+    assert parse(output.read_text(encoding="utf-8")) == generate("grundy", pile=5)
 
 
 @pytest.mark.parametrize(
@@ -142,7 +113,7 @@ def test_bad_values_are_usage_errors(cli: click.Group, args: list[str], message:
     assert result.exit_code == 2, result.output
     assert isinstance(result.exception, SystemExit)  # a click error, not a traceback
     assert re.search(message, result.output), result.output
-    assert rendered == []
+    assert result.stdout == ""
 
 
 def test_help_shows_each_option_with_its_default(cli: click.Group) -> None:
@@ -154,17 +125,10 @@ def test_help_shows_each_option_with_its_default(cli: click.Group) -> None:
     assert "--misere / --no-misere" in result.output
 
 
-def test_the_real_tree_file_renderer_is_used_when_present(tmp_path: Path) -> None:
-    treefile = pytest.importorskip("reference.treefile")
-    if not hasattr(treefile, "render"):
-        pytest.skip("reference.treefile has no render() yet")
-    try:
-        from grader.cli.generate import generate as command
-    except ImportError as error:
-        pytest.skip(f"grader.cli cannot be imported yet: {error}")
-    output = tmp_path / "fantan.tree"
+def test_a_written_file_passes_validation(cli: click.Group, tmp_path: Path) -> None:
+    output = tmp_path / "fantan.tree.yaml"
 
-    result = CliRunner().invoke(command, ["fantan", "-o", str(output)])
+    result = CliRunner().invoke(cli, ["fantan", "-o", str(output)])
 
     assert result.exit_code == 0, result.output
-    assert output.read_text(encoding="utf-8") == treefile.render(generate("fantan"))
+    assert parse(output.read_text(encoding="utf-8")) == generate("fantan")

@@ -8,8 +8,8 @@ from fractions import Fraction
 import pytest
 
 from reference.search import Cutoff, Enter, SearchError, SearchOptions, search
-from reference.treefile import parse_compact
 from reference.tree import Tree
+from reference.treefile import parse_compact
 
 AIMA = "MAX[ MIN[3 12 8] MIN[2 4 6] MIN[14 5 2] ]"
 STRICT = SearchOptions(prune_on_equality=False)
@@ -138,7 +138,7 @@ def test_frontier_nodes_are_scored_by_their_heuristic() -> None:
 
 
 def test_unknown_algorithm_names_the_known_ones(fig52: Tree) -> None:
-    with pytest.raises(SearchError, match="unknown algorithm 'mcts'.*alphabeta"):
+    with pytest.raises(SearchError, match=r"unknown algorithm 'mcts'.*alphabeta"):
         search(fig52, "mcts")
 
 
