@@ -76,6 +76,13 @@ def compose(text: str, filename: str) -> yaml.Node | None:
         mark = error.problem_mark or error.context_mark
         message = f"YAML syntax error: {error.problem or error.context}"
         raise FileProblems([_problem_at(filename, mark, message)]) from None
+    except yaml.reader.ReaderError as error:
+        before = text[: error.position]
+        line = before.count("\n") + 1
+        column = error.position - (before.rfind("\n") + 1) + 1
+        code = error.character if isinstance(error.character, int) else ord(error.character)
+        message = f"the character U+{code:04X} is not allowed in a YAML file"
+        raise FileProblems([Problem(filename, line, column, message)]) from None
     except yaml.YAMLError as error:
         raise FileProblems([Problem(filename, 1, 1, f"YAML error: {error}")]) from None
 

@@ -79,3 +79,31 @@ def chance_trees(**kwargs: object) -> st.SearchStrategy[Tree]:
     return game_trees(
         kinds=(Kind.MAX, Kind.MIN, Kind.CHANCE), alternate=False, leaf_values=any_values, **kwargs
     )
+
+
+texts = st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=8)
+"""Any non-empty text: spaces, quotes, colons, brackets, control characters, emoji."""
+
+
+@st.composite
+def relabelled(draw: st.DrawFn, trees: st.SearchStrategy[Tree]) -> Tree:
+    """A tree from ``trees`` with arbitrary node names, action labels and node labels, and
+    frontier nodes (a heuristic and no children) in place of some leaves."""
+    tree = draw(trees)
+    names = draw(st.lists(texts, min_size=len(tree), max_size=len(tree), unique=True))
+    rename = dict(zip(tree.nodes, names, strict=True))
+    nodes = []
+    for node in tree:
+        actions = draw(
+            st.lists(texts, min_size=len(node.edges), max_size=len(node.edges), unique=True)
+        )
+        edges = tuple(
+            Edge(action, rename[edge.child], edge.probability)
+            for action, edge in zip(actions, node.edges, strict=True)
+        )
+        label = draw(st.none() | st.text(st.characters(exclude_categories=("Cs",)), max_size=12))
+        if node.is_leaf and draw(st.integers(0, 5)) == 0:
+            nodes.append(Node(rename[node.name], Kind.MIN, heuristic=node.utility, label=label))
+            continue
+        nodes.append(Node(rename[node.name], node.kind, edges, node.utility, node.heuristic, label))
+    return Tree(rename[tree.root.name], nodes)

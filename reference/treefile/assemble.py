@@ -29,10 +29,9 @@ class Placed:
     edge_positions: tuple[Position, ...]
 
 
-def too_many_nodes(filename: str, position: Position, limit: int) -> FileProblems:
-    """The problem of a tree that grows past the size limit."""
-    message = f"the tree has more than {limit:,} nodes (the size limit)"
-    return FileProblems([Problem(filename, *position, message)])
+def too_many_nodes_message(limit: int) -> str:
+    """What is wrong with a tree that grows past the size limit."""
+    return f"the tree has more than {limit:,} nodes (the size limit)"
 
 
 def assemble(root: str, root_position: Position, placed: Sequence[Placed], filename: str) -> Tree:

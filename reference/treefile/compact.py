@@ -32,9 +32,10 @@ from reference.treefile.assemble import (
     Placed,
     Position,
     assemble,
-    too_many_nodes,
+    too_many_nodes_message,
 )
 from reference.treefile.numbers import NumberError, format_number, looks_numeric, parse_number
+from reference.treefile.quoting import printable
 
 KINDS = {"MAX": Kind.MAX, "MIN": Kind.MIN, "CHANCE": Kind.CHANCE}
 
@@ -183,7 +184,7 @@ class _Parser:
             raise _Syntax(token.position, f"expected a node, found {token.describe()}")
         index = len(self.nodes)
         if index >= self.max_nodes:
-            raise too_many_nodes(self.filename, start, self.max_nodes)
+            raise _Syntax(start, too_many_nodes_message(self.max_nodes))
         kind = KINDS.get(token.text)
         if kind is None:
             try:
@@ -277,7 +278,12 @@ def parse_compact(
 
 
 def _word(text: str) -> str:
-    return text if _WORD.match(text) else json.dumps(text, ensure_ascii=False)
+    """A name or action as a bare word, or as a JSON string whose every character YAML
+    accepts, so a compact tree can always be pasted into a tree file."""
+    if _WORD.match(text) and all(map(printable, text)):
+        return text
+    quoted = json.dumps(text, ensure_ascii=False)
+    return "".join(c if printable(c) else f"\\u{ord(c):04x}" for c in quoted)
 
 
 def render_compact(tree: Tree) -> str:

@@ -8,7 +8,7 @@ _PLAIN_YAML = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+\-/]*\Z")
 _YAML_ESCAPES = {'"': '\\"', "\\": "\\\\"}
 
 
-def _printable(char: str) -> bool:
+def printable(char: str) -> bool:
     """Characters YAML keeps as they are inside a double-quoted scalar."""
     code = ord(char)
     if code in (0x2028, 0x2029, 0xFEFF):  # line and paragraph separators, byte-order mark
@@ -24,7 +24,7 @@ def _printable(char: str) -> bool:
 def _escape(char: str) -> str:
     if char in _YAML_ESCAPES:
         return _YAML_ESCAPES[char]
-    if _printable(char):
+    if printable(char):
         return char
     code = ord(char)
     if code <= 0xFF:

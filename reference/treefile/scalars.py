@@ -22,8 +22,9 @@ def scalar_shift(node: yaml.Node, source: str | None = None) -> Callable[[Positi
     start_column = node.start_mark.column + 1
     style = getattr(node, "style", None)
     single_line = node.start_mark.line == node.end_mark.line
-    if style in (None, '"', "'") and single_line:
-        offset = start_column if style is None else start_column + 1
+    plain = not style  # None from PyYAML's own loader, "" from libyaml's
+    if (plain or style in ('"', "'")) and single_line:
+        offset = start_column if plain else start_column + 1
 
         def inline(position: Position) -> Position:
             return start_line, offset + position[1] - 1

@@ -35,7 +35,7 @@ from reference.treefile.assemble import (
     Placed,
     Position,
     assemble,
-    too_many_nodes,
+    too_many_nodes_message,
 )
 from reference.treefile.compact import placed_nodes
 from reference.treefile.numbers import NumberError, looks_numeric, parse_number
@@ -76,6 +76,22 @@ class _Reader:
             elif text not in allowed:
                 self.problem(key, f"unknown key {text!r} in {what} (allowed: {', '.join(allowed)})")
 
+    def duplicate_keys(self, document: yaml.MappingNode) -> list[Problem]:
+        """Keys given twice anywhere, except node names (reported as duplicate nodes)."""
+        problems: list[Problem] = []
+        seen: set[str] = set()
+        for key, value in document.value:
+            text = _scalar(key)
+            if text in seen:
+                problems.append(_at(self.filename, key, f"{text!r} is given twice"))
+            seen.add(text or "")
+            if text == "nodes" and isinstance(value, yaml.MappingNode):
+                for _, definition in value.value:
+                    problems += yamldoc.duplicate_keys(definition, self.filename)
+            else:
+                problems += yamldoc.duplicate_keys(value, self.filename)
+        return problems
+
     def number(self, node: yaml.Node, what: str) -> Number | None:
         text = _scalar(node)
         if text is None:
@@ -91,7 +107,7 @@ class _Reader:
         if not isinstance(document, yaml.MappingNode):
             message = "a tree file is a mapping with the keys root and nodes (or tree)"
             raise FileProblems([_at(self.filename, document, message)])
-        self.problems += yamldoc.duplicate_keys(document, self.filename)
+        self.problems += self.duplicate_keys(document)
         self.unknown_keys(document, TOP_KEYS, "a tree file")
         fields = {_scalar(key): (key, value) for key, value in document.value}
         for key in ("title", "description"):
@@ -115,12 +131,15 @@ class _Reader:
         if text is None:
             self.problem(node, f"tree must be a compact tree in a string, not a {_shape(node)}")
             return ROOT_NAME, yamldoc.position(node)
-        self.compact(text, node, ROOT_NAME, is_root=True)
+        self.compact(text, node, ROOT_NAME, is_root=True, named=False)
         if not self.placed:
             return ROOT_NAME, yamldoc.position(node)
         return self.placed[0].node.name, self.placed[0].position
 
-    def compact(self, text: str, node: yaml.Node, name: str, *, is_root: bool) -> None:
+    def compact(
+        self, text: str, node: yaml.Node, name: str, *, is_root: bool, named: bool = True
+    ) -> None:
+        """Reads a compact (sub)tree; with ``named``, its root must be the node ``name``."""
         shift = scalar_shift(node, self.text)
         limit = self.max_nodes - len(self.placed)
         try:
@@ -135,7 +154,7 @@ class _Reader:
         except FileProblems as error:
             self.problems += error.problems
             return
-        if placed[0].node.name != name:
+        if named and placed[0].node.name != name:
             message = f"the subtree of {name!r} names its root {placed[0].node.name!r}"
             self.problem(node, message)
         self.placed += placed
@@ -161,7 +180,8 @@ class _Reader:
                 self.problem(key, "a node name must be text")
                 continue
             if len(self.placed) >= self.max_nodes:
-                raise too_many_nodes(self.filename, yamldoc.position(key), self.max_nodes)
+                message = too_many_nodes_message(self.max_nodes)
+                raise FileProblems([*self.problems, _at(self.filename, key, message)])
             self.definition(name, key, value, is_root=name == root_name)
         return root_name, root_position
 
