@@ -1,0 +1,92 @@
+"""What a student's search was seen to do: the trace the trusted side records.
+
+The sandbox (or an in-process harness for trusted code) turns every game call the
+student's code makes into a :class:`Visit`, and every call of a wrapped entry function
+(``max_value``, ``min_value``, ``negamax``, ...) into a :class:`Call` and, when it returns,
+a :class:`Return`. Node names are the tree's own names: handles never leave the trusted side.
+:mod:`reference.feedback` compares an :class:`Observed` with the reference trace.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from reference.tree import Number
+
+VISIT_METHODS = frozenset(
+    {"terminal_test", "utility", "actions", "successors", "eval", "chance_outcomes", "to_move"}
+)
+"""Game methods that ask about a node itself, and so visit it. ``result`` only makes a
+child's handle and is not a visit."""
+
+
+@dataclass(frozen=True, slots=True)
+class Visit:
+    """The student's code asked ``method`` about ``node``."""
+
+    node: str
+    method: str
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """An entry function was called on ``node`` with these bounds / depth (None if absent)."""
+
+    node: str
+    function: str
+    alpha: Number | None = None
+    beta: Number | None = None
+    depth: int | None = None
+
+
+class ValueProblem(StrEnum):
+    """Why a returned object is not a usable value."""
+
+    NONE = "returned None"
+    NOT_A_NUMBER = "returned something that is not a number"
+    NOT_FINITE = "returned NaN"
+    RIGGED = "returned an object that pretends to be a number"
+    TOO_LARGE = "returned an integer too large to be a game value"
+
+
+@dataclass(frozen=True, slots=True)
+class Return:
+    """The entry function called on ``node`` returned ``value``.
+
+    ``value`` is None when the returned object was not a plain finite number (or a
+    ±infinity, which a search may legitimately return from an empty window); ``problem``
+    then says what it was and ``shown`` is a short, safe description of it.
+    """
+
+    node: str
+    function: str
+    value: Number | None
+    problem: ValueProblem | None = None
+    shown: str = ""
+
+
+ObservedEvent = Visit | Call | Return
+
+
+@dataclass(slots=True)
+class Observed:
+    """Everything recorded while the student's code searched one tree."""
+
+    events: list[ObservedEvent] = field(default_factory=list)
+    root_value: Number | None = None
+    """What the top-level entry returned for the root (None if it did not return a number)."""
+    root_problem: ValueProblem | None = None
+    decision: str | None = None
+    """The action chosen at the root, for the decision-function style (minmax_decision ...)."""
+    decision_style: bool = False
+    """True when the student's module used the textbook decision function with nested
+    helpers: then per-node values cannot be observed."""
+
+    def visited(self) -> list[str]:
+        """Nodes in the order of their first visit."""
+        seen: dict[str, None] = {}
+        for event in self.events:
+            if isinstance(event, Visit):
+                seen.setdefault(event.node, None)
+        return list(seen)

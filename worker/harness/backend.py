@@ -1,0 +1,38 @@
+"""What the student-side game talks to: the trusted side, in process or over a channel."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from worker.harness.values import Described
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """The answer to a request the game cannot grant; the student's call raises GameError."""
+
+    message: str
+
+
+class Backend(Protocol):
+    """One game request per call; entry-function calls and returns are only noted."""
+
+    def request(self, method: str, token: str, argument: str | None) -> object:
+        """The answer to ``game.<method>(state[, argument])`` for the state ``token``."""
+        ...
+
+    def note_call(
+        self,
+        function: str,
+        token: str | None,
+        alpha: Described | None,
+        beta: Described | None,
+        depth: Described | None,
+    ) -> None:
+        """An entry function was called on ``token`` with these bounds / depth (None: absent)."""
+        ...
+
+    def note_return(self, function: str, token: str | None, value: Described) -> None:
+        """The entry function called on ``token`` returned ``value``."""
+        ...

@@ -1,0 +1,98 @@
+"""The ``game`` object a student's search receives, in the textbook's (AIMA) vocabulary.
+
+Every method is one request to a :class:`~worker.harness.backend.Backend`: the trusted side
+holds the tree and records what was asked. A state is an opaque handle; nothing about the
+tree lives in the student's process beyond the answers it asked for.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from worker.harness.backend import Backend, Refusal
+
+
+class GameError(ValueError):
+    """The game refused a request (for example the utility of a state that is not terminal)."""
+
+
+class State:
+    """An opaque game state. Compare states with ``==``; their contents are not for reading."""
+
+    __slots__ = ("_token",)
+
+    def __init__(self, token: str) -> None:
+        self._token = token
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and other._token == self._token
+
+    def __hash__(self) -> int:
+        return hash(self._token)
+
+    def __repr__(self) -> str:
+        return "<state>"
+
+
+def token_of(state: object) -> str | None:
+    """The handle of a state the student passes back, or None for anything else."""
+    return state._token if type(state) is State else None
+
+
+class Game:
+    """The game tree as the student's code sees it (aima-python's ``Game`` interface)."""
+
+    __slots__ = ("_backend",)
+
+    def __init__(self, backend: Backend) -> None:
+        self._backend = backend
+
+    def _ask(self, method: str, state: object, argument: str | None = None) -> Any:
+        token = token_of(state)
+        if token is None:
+            raise GameError(
+                f"game.{method} needs a state from the game, not {type(state).__name__}"
+            )
+        answer = self._backend.request(method, token, argument)
+        if type(answer) is Refusal:
+            raise GameError(answer.message)
+        return answer
+
+    def actions(self, state: object) -> list[str]:
+        """The actions available in ``state``, in left-to-right order (empty when terminal)."""
+        return list(self._ask("actions", state))
+
+    def result(self, state: object, action: object) -> State:
+        """The state that ``action`` leads to (asking this does not visit the child)."""
+        if type(action) is not str:
+            raise GameError(f"an action is a string, not {type(action).__name__}")
+        return State(self._ask("result", state, action))
+
+    def terminal_test(self, state: object) -> bool:
+        """True when the game is over in ``state``."""
+        return bool(self._ask("terminal_test", state))
+
+    def utility(self, state: object, player: object) -> Any:
+        """The value of a terminal ``state`` for ``player`` ("MAX" or "MIN")."""
+        if player not in ("MAX", "MIN"):
+            raise GameError(f"player must be 'MAX' or 'MIN', not {player!r}")
+        return self._ask("utility", state, str(player))
+
+    def to_move(self, state: object) -> str:
+        """Whose turn it is in ``state``: "MAX", "MIN" or "CHANCE"."""
+        return str(self._ask("to_move", state))
+
+    def successors(self, state: object) -> list[tuple[str, State]]:
+        """``(action, state)`` pairs for every action, in order."""
+        return [(action, State(token)) for action, token in self._ask("successors", state)]
+
+    def eval(self, state: object) -> Any:
+        """The heuristic evaluation of ``state`` (for depth-limited search)."""
+        return self._ask("eval", state)
+
+    def chance_outcomes(self, state: object) -> list[tuple[str, Any]]:
+        """``(action, probability)`` pairs of a chance state, in order."""
+        return [(action, p) for action, p in self._ask("chance_outcomes", state)]
+
+    def __repr__(self) -> str:
+        return "<game>"

@@ -1,0 +1,174 @@
+"""The trusted side of a run: holds the tree, answers game requests, records what was asked.
+
+:class:`TreeHost` is used in process for trusted code (:mod:`worker.harness.local`) and by
+the sandbox's server for student code; in both cases the recorded
+:class:`~reference.observed.Observed` is built here, from requests as they arrive, so the
+student's process cannot change it after the fact.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from reference.observed import VISIT_METHODS, Call, Observed, Return, Visit
+from reference.search.negamax import mover
+from reference.tree import Kind, Node, Number, Tree
+from worker.harness.backend import Refusal
+from worker.harness.student import StudentResult
+from worker.harness.values import Described
+
+REQUEST_METHODS = VISIT_METHODS | {"result"}
+
+
+class ProtocolViolation(BaseException):
+    """The student's side sent something no honest game client sends (a forged handle, an
+    unknown method, a flood of requests).
+
+    A BaseException, so that a student's ``except Exception`` does not swallow it; and the
+    host remembers the violation anyway (:attr:`TreeHost.violation`)."""
+
+
+def default_request_cap(tree: Tree) -> int:
+    """Enough game calls for any reasonable search of ``tree``, several times over."""
+    return 40 * len(tree) + 1000
+
+
+class TreeHost:
+    """Answers one run's game requests about ``tree`` under unguessable per-run handles."""
+
+    def __init__(self, tree: Tree, *, request_cap: int | None = None) -> None:
+        self.tree = tree
+        self.observed = Observed()
+        self.requests = 0
+        self.violation: str | None = None
+        """Set at the first protocol violation; the run is then over, whatever the student's
+        code does with the exception."""
+        self.request_cap = default_request_cap(tree) if request_cap is None else request_cap
+        self._names: dict[str, str] = {}
+        self._tokens: dict[str, str] = {}
+        self.root_token = self.token(tree.root.name)
+
+    def token(self, name: str) -> str:
+        """The handle of node ``name``, minted on first use."""
+        token = self._tokens.get(name)
+        if token is None:
+            token = secrets.token_hex(8)
+            self._tokens[name] = token
+            self._names[token] = name
+        return token
+
+    def name(self, token: str | None) -> str | None:
+        """The node behind a handle the student passed to its own function (None: not ours)."""
+        return None if token is None else self._names.get(token)
+
+    def _node(self, token: object) -> Node:
+        name = self._names.get(token) if type(token) is str else None
+        if name is None:
+            raise ProtocolViolation("a request named a state the game never handed out")
+        return self.tree[name]
+
+    def request(self, method: object, token: object, argument: object) -> object:
+        """The answer to one game request; raises ProtocolViolation for a forged one."""
+        try:
+            return self._answer(method, token, argument)
+        except ProtocolViolation as violation:
+            if self.violation is None:
+                self.violation = str(violation)
+            raise
+
+    def _answer(self, method: object, token: object, argument: object) -> object:
+        if self.violation is not None:
+            raise ProtocolViolation(self.violation)
+        self.requests += 1
+        if self.requests > self.request_cap:
+            raise ProtocolViolation(f"more than {self.request_cap:,} game calls")
+        if method not in REQUEST_METHODS:
+            raise ProtocolViolation(f"unknown game request {str(method)[:40]!r}")
+        node = self._node(token)
+        assert isinstance(method, str)
+        if method in VISIT_METHODS:
+            self.observed.events.append(Visit(node.name, method))
+        return getattr(self, f"_{method}")(node, argument)
+
+    def _terminal_test(self, node: Node, argument: object) -> object:
+        return node.is_leaf
+
+    def _actions(self, node: Node, argument: object) -> object:
+        return [edge.action for edge in node.edges]
+
+    def _result(self, node: Node, argument: object) -> object:
+        for edge in node.edges:
+            if edge.action == argument:
+                return self.token(edge.child)
+        return Refusal(f"{str(argument)[:40]!r} is not an action in this state")
+
+    def _successors(self, node: Node, argument: object) -> object:
+        return [(edge.action, self.token(edge.child)) for edge in node.edges]
+
+    def _utility(self, node: Node, argument: object) -> object:
+        if not node.is_leaf:
+            return Refusal("utility() asked of a state that is not terminal")
+        assert node.utility is not None
+        if argument == "MIN":
+            return -node.utility
+        if argument == "MAX":
+            return node.utility
+        raise ProtocolViolation("utility() for a player that is neither MAX nor MIN")
+
+    def _to_move(self, node: Node, argument: object) -> object:
+        return str(mover(node, self.tree.parent(node.name)))
+
+    def _eval(self, node: Node, argument: object) -> object:
+        if node.heuristic is not None:
+            return node.heuristic
+        if node.is_leaf:
+            return node.utility
+        return Refusal("this game has no evaluation for this state")
+
+    def _chance_outcomes(self, node: Node, argument: object) -> object:
+        if node.kind is not Kind.CHANCE:
+            return Refusal("chance_outcomes() asked of a state that is not a chance node")
+        return [(edge.action, edge.probability) for edge in node.edges]
+
+    def note_call(
+        self,
+        function: str,
+        token: str | None,
+        alpha: Described | None,
+        beta: Described | None,
+        depth: Described | None,
+    ) -> None:
+        """Record an entry-function call on a state of ours (calls on anything else are
+        the student's own business and are not recorded)."""
+        name = self.name(token)
+        if name is None:
+            return
+        self.observed.events.append(
+            Call(name, function, _number(alpha), _number(beta), _depth(depth))
+        )
+
+    def note_return(self, function: str, token: str | None, value: Described) -> None:
+        """Record what an entry function returned for a state of ours."""
+        name = self.name(token)
+        if name is None:
+            return
+        number, problem, shown = value
+        self.observed.events.append(Return(name, function, number, problem, shown))
+
+
+def _number(value: Described | None) -> Number | None:
+    return None if value is None else value[0]
+
+
+def _depth(value: Described | None) -> int | None:
+    if value is None or type(value[0]) is not int:
+        return None
+    return value[0]
+
+
+def conclude(observed: Observed, result: StudentResult) -> None:
+    """Copy the top-level answer of the student's search into ``observed``."""
+    observed.decision = result.decision
+    observed.decision_style = result.decision_style
+    if result.value is not None:
+        observed.root_value, observed.root_problem, _ = result.value

@@ -1,0 +1,71 @@
+"""Running trusted implementations in process: the shipped correct and wrong solutions,
+hidden-tree selection and tests. Never use this for a student's code: it is not isolated."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from dataclasses import dataclass
+
+from reference.observed import Observed
+from reference.tree import Kind, Tree
+from worker.harness.host import TreeHost, conclude
+from worker.harness.student import EntrySpec, StudentResult, run_student
+from worker.harness.values import Described
+
+
+@dataclass(frozen=True, slots=True)
+class LocalRun:
+    """What an in-process run observed, returned and printed."""
+
+    observed: Observed
+    result: StudentResult
+    stdout: str
+
+
+class LocalBackend:
+    """A backend that hands requests straight to a :class:`TreeHost`."""
+
+    def __init__(self, host: TreeHost) -> None:
+        self.host = host
+
+    def request(self, method: str, token: str, argument: str | None) -> object:
+        return self.host.request(method, token, argument)
+
+    def note_call(
+        self,
+        function: str,
+        token: str | None,
+        alpha: Described | None,
+        beta: Described | None,
+        depth: Described | None,
+    ) -> None:
+        self.host.note_call(function, token, alpha, beta, depth)
+
+    def note_return(self, function: str, token: str | None, value: Described) -> None:
+        self.host.note_return(function, token, value)
+
+
+def entry_spec(
+    algorithm: str,
+    entry_points: tuple[str, ...],
+    tree: Tree,
+    depth_limit: int | None = None,
+) -> EntrySpec:
+    """The call of an exercise's entry point on the root of ``tree``."""
+    kind = tree.root.kind
+    root_kind = "MAX" if kind is Kind.LEAF else str(kind)
+    recursion = max(10_000, 4 * tree.height() + 200)
+    return EntrySpec(algorithm, entry_points, root_kind, depth_limit, recursion)
+
+
+def run_local(
+    tree: Tree, source: str, spec: EntrySpec, filename: str = "submission.py"
+) -> LocalRun:
+    """Run trusted ``source`` on ``tree`` in this process and record what it asked."""
+    host = TreeHost(tree)
+    output = io.StringIO()
+    with contextlib.redirect_stdout(output):
+        result = run_student(source, filename, spec, LocalBackend(host), host.root_token)
+    conclude(host.observed, result)
+    return LocalRun(host.observed, result, output.getvalue())

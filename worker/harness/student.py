@@ -1,0 +1,203 @@
+"""Loading a student's module and running its search on the root, as the student wrote it.
+
+This code runs inside the student's process (in the sandbox) or in process for trusted
+implementations. It wraps the module's entry functions so that each call and return is
+noted to the backend, finds the textbook decision-function form when the entry functions
+are absent, and reports compile and runtime errors with lines of the student's own file.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import traceback
+import types
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from worker.harness.backend import Backend
+from worker.harness.game import Game, State, token_of
+from worker.harness.values import Described, describe_value
+
+DECISION_FUNCTIONS = {
+    "minimax": "minmax_decision",
+    "depth-limited-minimax": "minmax_decision",
+    "alphabeta": "alpha_beta_search",
+    "negamax": "minmax_decision",
+    "negamax-alphabeta": "alpha_beta_search",
+    "expectimax": "expectiminimax",
+    "expectiminimax": "expectiminimax",
+}
+"""The textbook's decision function for each algorithm, ``f(state, game) -> action``."""
+
+WINDOWED = frozenset({"alphabeta", "negamax-alphabeta"})
+NEGAMAX = frozenset({"negamax", "negamax-alphabeta"})
+ROLE_BY_KIND = {"MAX": 0, "MIN": 1, "CHANCE": -1}
+"""Which of the exercise's entry points searches a node of each kind (CHANCE: the last)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EntrySpec:
+    """How to call the student's search on the root of one tree."""
+
+    algorithm: str
+    entry_points: tuple[str, ...]
+    root_kind: str
+    """"MAX", "MIN" or "CHANCE": which entry point searches the root."""
+    depth_limit: int | None = None
+    recursion_limit: int = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class StudentError:
+    """Why the student's code did not produce an answer."""
+
+    kind: str
+    """"compile" (syntax error or missing entry point) or "runtime" (an exception)."""
+    message: str
+    line: int | None = None
+    column: int | None = None
+    exception: str | None = None
+    traceback: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class StudentResult:
+    """What the top-level call returned, or the error that stopped it."""
+
+    value: Described | None = None
+    decision: str | None = None
+    decision_style: bool = False
+    error: StudentError | None = None
+    defines: tuple[str, ...] = field(default=())
+
+
+def load_module(source: str, filename: str) -> types.ModuleType | StudentError:
+    """The student's module, executed fresh, or the error that prevented it."""
+    try:
+        code = compile(source, filename, "exec", dont_inherit=True)
+    except SyntaxError as error:
+        message = f"{type(error).__name__}: {error.msg}"
+        return StudentError("compile", message, error.lineno, error.offset, type(error).__name__)
+    except ValueError as error:  # e.g. null bytes in the source
+        return StudentError("compile", f"cannot compile the file: {error}", 1, 1, "ValueError")
+    module = types.ModuleType("submission")
+    module.__file__ = filename
+    try:
+        exec(code, module.__dict__)
+    except BaseException as error:  # the module's top level failed; report it as theirs
+        return runtime_error(error, filename, source)
+    return module
+
+
+def runtime_error(error: BaseException, filename: str, source: str) -> StudentError:
+    """An exception from the student's code, with traceback lines of their file only."""
+    lines = source.splitlines()
+    frames = [
+        frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename == filename
+    ]
+    shown = []
+    for frame in frames[-8:]:
+        lineno = frame.lineno or 0
+        code = lines[lineno - 1].strip() if 0 < lineno <= len(lines) else ""
+        shown.append(f"line {lineno}, in {frame.name}: {code}")
+    name = type(error).__name__
+    try:
+        detail = str(error)[:300]
+    except BaseException:  # a student's exception whose __str__ fails
+        detail = "(the message could not be shown)"
+    last = frames[-1].lineno if frames else None
+    message = f"{name}: {detail}" if detail else name
+    return StudentError("runtime", message, last, None, name, tuple(shown))
+
+
+def _defined_functions(module: types.ModuleType) -> tuple[str, ...]:
+    return tuple(
+        sorted(
+            name
+            for name, value in vars(module).items()
+            if isinstance(value, types.FunctionType) and not name.startswith("__")
+        )
+    )
+
+
+def _wrap(
+    function: Callable[..., Any], name: str, spec: EntrySpec, backend: Backend
+) -> Callable[..., Any]:
+    windowed = spec.algorithm in WINDOWED
+    depth_limited = spec.depth_limit is not None
+
+    def entry(game: Any, state: Any, *args: Any, **kwargs: Any) -> Any:
+        alpha = describe_value(args[0]) if windowed and len(args) > 0 else None
+        beta = describe_value(args[1]) if windowed and len(args) > 1 else None
+        depth = describe_value(args[0]) if depth_limited and len(args) > 0 else None
+        token = token_of(state)
+        backend.note_call(name, token, alpha, beta, depth)
+        value = function(game, state, *args, **kwargs)
+        backend.note_return(name, token, describe_value(value))
+        return value
+
+    entry.__name__ = name
+    entry.__qualname__ = name
+    return entry
+
+
+def run_student(
+    source: str, filename: str, spec: EntrySpec, backend: Backend, root_token: str
+) -> StudentResult:
+    """Load the student's module and search the root ``root_token`` with it."""
+    module = load_module(source, filename)
+    if isinstance(module, StudentError):
+        return StudentResult(error=module)
+    defines = _defined_functions(module)
+    game = Game(backend)
+    root = State(root_token)
+    entries = [getattr(module, name, None) for name in spec.entry_points]
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, spec.recursion_limit))
+    try:
+        functions = [entry for entry in entries if isinstance(entry, types.FunctionType)]
+        if len(functions) == len(entries):
+            for name, function in zip(spec.entry_points, functions, strict=True):
+                setattr(module, name, _wrap(function, name, spec, backend))
+            return _search_root(module, spec, game, root, defines)
+        decision_name = DECISION_FUNCTIONS.get(spec.algorithm)
+        decision_function = getattr(module, decision_name or "", None)
+        if isinstance(decision_function, types.FunctionType):
+            action = decision_function(root, game)
+            text = action if type(action) is str else None
+            return StudentResult(decision=text, decision_style=True, defines=defines)
+    except BaseException as error:
+        return StudentResult(error=runtime_error(error, filename, source), defines=defines)
+    finally:
+        sys.setrecursionlimit(old_limit)
+    return StudentResult(error=_missing(spec, defines, module), defines=defines)
+
+
+def _search_root(
+    module: types.ModuleType, spec: EntrySpec, game: Game, root: State, defines: tuple[str, ...]
+) -> StudentResult:
+    if spec.algorithm in NEGAMAX:
+        entry = getattr(module, spec.entry_points[0])
+    else:
+        entry = getattr(module, spec.entry_points[ROLE_BY_KIND[spec.root_kind]])
+    args: list[Any] = [game, root]
+    if spec.algorithm in WINDOWED:
+        args += [-math.inf, math.inf]
+    if spec.depth_limit is not None:
+        args.append(spec.depth_limit)
+    value = entry(*args)
+    return StudentResult(value=describe_value(value), defines=defines)
+
+
+def _missing(spec: EntrySpec, defines: tuple[str, ...], module: types.ModuleType) -> StudentError:
+    absent = [name for name in spec.entry_points if not callable(getattr(module, name, None))]
+    wanted = ", ".join(f"{name}()" for name in absent)
+    decision = DECISION_FUNCTIONS.get(spec.algorithm)
+    found = ", ".join(f"{name}()" for name in defines) or "no functions"
+    message = f"missing entry point {wanted}"
+    if decision:
+        message += f" (or the textbook's {decision}(state, game))"
+    message += f"; your file defines {found}"
+    return StudentError("compile", message, None, None, None)
