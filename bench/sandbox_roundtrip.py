@@ -1,0 +1,159 @@
+"""What the sandbox costs: one game call's round trip, and one whole run on a tiny tree.
+
+1. Round trip: a submission makes N ``game.terminal_test`` calls and times them itself;
+   with the grader and the child pinned to one CPU, and unpinned (the baseline). For
+   scale, the same round trip between two bare processes over the same pipes.
+2. Run: ``run_sandboxed`` of a correct alpha-beta on AIMA Figure 5.2 with a warm
+   fork-server, against the baseline of starting a bare ``python -I -S -c pass``.
+
+Usage: .venv/bin/python bench/sandbox_roundtrip.py [--calls 5000] [--repeat 31]
+Must run as root (the sandbox refuses to run students' code unconfined). Prints medians.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+from reference.exercises.model import Limits
+from reference.treefile import parse_compact
+from worker.harness.local import entry_spec
+from worker.sandbox import ForkServer, SandboxOptions, Verdict, run_sandboxed
+
+FIG52 = "MAX[ MIN[3 12 8] MIN[2 4 6] MIN[14 5 2] ]"
+
+CALLS = """
+import time
+def max_value(game, state, alpha, beta):
+    game.terminal_test(state)
+    start = time.perf_counter()
+    for _ in range({calls}):
+        game.terminal_test(state)
+    print((time.perf_counter() - start) / {calls})
+    return 0
+def min_value(game, state, alpha, beta):
+    return 0
+"""
+
+ALPHABETA = """
+import math
+def max_value(game, state, alpha, beta):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    v = -math.inf
+    for a in game.actions(state):
+        v = max(v, min_value(game, game.result(state, a), alpha, beta))
+        if v >= beta:
+            return v
+        alpha = max(alpha, v)
+    return v
+def min_value(game, state, alpha, beta):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    v = math.inf
+    for a in game.actions(state):
+        v = min(v, max_value(game, game.result(state, a), alpha, beta))
+        if v <= alpha:
+            return v
+        beta = min(beta, v)
+    return v
+"""
+
+
+def round_trip(server: ForkServer, calls: int, repeat: int, *, pin: bool) -> float:
+    """Median seconds per game call, as the submission measured it."""
+    tree = parse_compact(FIG52)
+    spec = entry_spec("alphabeta", ("max_value", "min_value"), tree)
+    options = SandboxOptions(forkserver=server, pin_cpu=pin, request_cap=calls + 10)
+    times = []
+    for _ in range(repeat):
+        record = run_sandboxed(
+            tree, CALLS.format(calls=calls), "bench.py", spec, Limits(), options=options
+        )
+        assert record.outcome.verdict is Verdict.COMPLETED, record.outcome
+        times.append(float(record.stdout))
+    return statistics.median(times)
+
+
+def bare_pipe_round_trip(calls: int) -> float:
+    """Seconds per round trip between two bare processes on one CPU over two pipes."""
+    answers_in, answers_out = os.pipe()
+    requests_in, requests_out = os.pipe()
+    previous = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(previous)})
+    try:
+        pid = os.fork()
+        if pid == 0:
+            for _ in range(calls):
+                os.write(requests_out, b"\x12\x00\x00\x00?t0123456789abcdef")
+                os.read(answers_in, 65536)
+            os._exit(0)
+        start = time.perf_counter()
+        for _ in range(calls):
+            os.read(requests_in, 65536)
+            os.write(answers_out, b"\x03\x00\x00\x00vT")
+        elapsed = time.perf_counter() - start
+        os.waitpid(pid, 0)
+    finally:
+        os.sched_setaffinity(0, previous)
+        for fd in (answers_in, answers_out, requests_in, requests_out):
+            os.close(fd)
+    return elapsed / calls
+
+
+def one_run(server: ForkServer, repeat: int, *, pin: bool = True) -> float:
+    """Median seconds of one sandboxed run of alpha-beta on Figure 5.2."""
+    tree = parse_compact(FIG52)
+    spec = entry_spec("alphabeta", ("max_value", "min_value"), tree)
+    options = SandboxOptions(forkserver=server, pin_cpu=pin)
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        record = run_sandboxed(tree, ALPHABETA, "bench.py", spec, Limits(), options=options)
+        times.append(time.perf_counter() - start)
+        assert record.outcome.verdict is Verdict.COMPLETED, record.outcome
+    return statistics.median(times)
+
+
+def bare_start(repeat: int) -> float:
+    """Median seconds to start and end ``python -I -S -c pass``."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-I", "-S", "-c", "pass"], check=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--calls", type=int, default=5000)
+    parser.add_argument("--repeat", type=int, default=31)
+    args = parser.parse_args()
+
+    with ForkServer() as server:
+        one_run(server, 3)  # warm both sides up
+        pinned = round_trip(server, args.calls, max(5, args.repeat // 4), pin=True)
+        unpinned = round_trip(server, args.calls, max(5, args.repeat // 4), pin=False)
+        floor = bare_pipe_round_trip(args.calls * 4)
+        print(f"game call round trip  median {pinned * 1e6:6.1f} us (grader and child pinned)")
+        print(f"game call round trip  median {unpinned * 1e6:6.1f} us (unpinned, baseline)")
+        print(f"bare pipe round trip         {floor * 1e6:6.1f} us (two bare processes, pinned)")
+        print(f"pinning speed-up {unpinned / pinned:.2f}x")
+        run = one_run(server, args.repeat)
+        run_unpinned = one_run(server, args.repeat, pin=False)
+    start = bare_start(args.repeat)
+    print(f"sandboxed run (Fig 5.2)  median {run * 1e3:6.2f} ms (warm fork-server, pinned)")
+    print(
+        f"sandboxed run (Fig 5.2)  median {run_unpinned * 1e3:6.2f} ms (warm fork-server, unpinned)"
+    )
+    print(f"python -I -S -c pass     median {start * 1e3:6.2f} ms (bare start, baseline)")
+    print(f"run / bare start {run / start:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+"""The fork-server: it refuses to grade where it cannot confine, unless told it may."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.worker.test_sandbox_support import ALPHABETA, alive, run, server
+from worker.sandbox import ForkServer, SandboxUnavailable, Verdict
+
+needs_setpriv = pytest.mark.skipif(shutil.which("setpriv") is None, reason="needs setpriv")
+
+
+def unprivileged_python(folder: Path) -> str:
+    """A 'python' that runs as nobody: a fork-server started with it cannot change users."""
+    script = folder / "python-as-nobody"
+    script.write_text(
+        "#!/bin/sh\n"
+        f'exec setpriv --reuid=65534 --regid=65534 --clear-groups {sys.executable} "$@"\n'
+    )
+    script.chmod(0o755)
+    return str(script)
+
+
+@needs_setpriv
+def test_a_server_that_cannot_change_users_refuses_to_start(tmp_path: Path) -> None:
+    forkserver = ForkServer(python=unprivileged_python(tmp_path))
+    with pytest.raises(SandboxUnavailable, match="GRADER_SANDBOX_ALLOW_UNCONFINED"):
+        forkserver.start()
+    assert not forkserver.running
+
+
+@needs_setpriv
+def test_unconfined_runs_are_possible_when_explicitly_allowed(tmp_path: Path) -> None:
+    with ForkServer(python=unprivileged_python(tmp_path), allow_unconfined=True) as forkserver:
+        assert forkserver.problems
+        record = run(ALPHABETA, forkserver=forkserver)
+    assert record.outcome.verdict is Verdict.COMPLETED
+
+
+def test_the_real_server_is_fully_confined_and_restarts_after_a_stop() -> None:
+    forkserver = server()
+    assert forkserver.problems == []
+    first = forkserver.pid
+    forkserver.stop()
+    assert not alive(first)
+    assert run(ALPHABETA).outcome.verdict is Verdict.COMPLETED
+    assert server().pid != first

@@ -1,0 +1,75 @@
+"""The hostile corpus: every file in ``hostile/`` is a submission with its expected verdict.
+
+A file starts with ``# expect: <verdict>``, optionally ``# limits: cpu=1 wall=0.5`` and a
+line saying what it tries. After each run the grader and its fork-server must be alive, no
+file may have appeared in the temporary directory or the working directory, no process
+may be left, and a correct submission must still pass.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from reference.exercises.model import Limits
+from tests.worker.test_sandbox_support import (
+    ALPHABETA,
+    QUICK,
+    alive,
+    leftover_processes,
+    run,
+    server,
+)
+from worker.sandbox import Verdict
+
+CORPUS = sorted((Path(__file__).parent / "hostile").glob("*.py"))
+KNOWN_ISSUES: dict[str, str] = {}
+
+
+def header(path: Path) -> tuple[Verdict, Limits]:
+    """The expected verdict and the limits named in a case's header."""
+    fields = {}
+    for line in path.read_text().splitlines():
+        if not line.startswith("#"):
+            break
+        key, _, value = line[1:].partition(":")
+        fields[key.strip()] = value.strip()
+    limits = dict(part.split("=") for part in fields.get("limits", "").split())
+    return Verdict(fields["expect"]), Limits(
+        cpu_seconds=float(limits.get("cpu", QUICK.cpu_seconds)),
+        wall_seconds=float(limits.get("wall", QUICK.wall_seconds)),
+        memory_mb=int(limits.get("memory", QUICK.memory_mb)),
+    )
+
+
+def listing() -> set[str]:
+    """What is in the places a submission might try to write."""
+    return set(os.listdir(tempfile.gettempdir())) | set(os.listdir(os.getcwd()))
+
+
+def test_the_corpus_is_large_enough() -> None:
+    assert len(CORPUS) >= 40
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        pytest.param(path, marks=pytest.mark.xfail(reason=KNOWN_ISSUES[path.stem]))
+        if path.stem in KNOWN_ISSUES
+        else path
+        for path in CORPUS
+    ],
+    ids=[path.stem for path in CORPUS],
+)
+def test_a_hostile_submission_gets_its_verdict_and_harms_nothing(path: Path) -> None:
+    expected, limits = header(path)
+    before = listing()
+    record = run(path.read_text(), limits=limits)
+    assert record.outcome.verdict is expected, record.outcome
+    assert alive(server().pid)
+    assert listing() - before == set()
+    assert leftover_processes(server()) == []
+    assert run(ALPHABETA).outcome.verdict is Verdict.COMPLETED

@@ -1,0 +1,119 @@
+"""Helpers shared by the sandbox tests: one fork-server for the session, runs, leftovers.
+
+Every test runs real children of a real fork-server: nothing of the sandbox is mocked.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import textwrap
+from pathlib import Path
+
+from reference.exercises.model import Limits
+from reference.tree import Tree
+from reference.treefile import parse_compact
+from worker.harness.local import entry_spec
+from worker.sandbox import ForkServer, RunRecord, SandboxOptions, run_sandboxed
+
+FIG52 = "MAX[ MIN[3 12 8] MIN[2 4 6] MIN[14 5 2] ]"
+NOBODY = 65534
+QUICK = Limits(cpu_seconds=1, wall_seconds=1.5, memory_mb=64)
+"""Small limits, so that the runs that hit them keep the suite fast."""
+
+ALPHABETA = textwrap.dedent(
+    """
+    import math
+
+    def max_value(game, state, alpha, beta):
+        if game.terminal_test(state):
+            return game.utility(state, "MAX")
+        v = -math.inf
+        for a in game.actions(state):
+            v = max(v, min_value(game, game.result(state, a), alpha, beta))
+            if v >= beta:
+                return v
+            alpha = max(alpha, v)
+        return v
+
+    def min_value(game, state, alpha, beta):
+        if game.terminal_test(state):
+            return game.utility(state, "MAX")
+        v = math.inf
+        for a in game.actions(state):
+            v = min(v, max_value(game, game.result(state, a), alpha, beta))
+            if v <= alpha:
+                return v
+            beta = min(beta, v)
+        return v
+    """
+)
+
+_server: ForkServer | None = None
+
+
+def server() -> ForkServer:
+    """The tests' fork-server, started once (and again if a test stopped it)."""
+    global _server
+    if _server is None:
+        _server = ForkServer()
+        atexit.register(_server.stop)
+    _server.start()
+    return _server
+
+
+def fig52() -> Tree:
+    """AIMA Figure 5.2."""
+    return parse_compact(FIG52)
+
+
+def run(
+    source: str,
+    *,
+    tree: Tree | None = None,
+    algorithm: str = "alphabeta",
+    limits: Limits = QUICK,
+    **options: object,
+) -> RunRecord:
+    """Run ``source`` sandboxed on ``tree`` (Figure 5.2 by default)."""
+    tree = tree or fig52()
+    entries = ("negamax",) if algorithm.startswith("negamax") else ("max_value", "min_value")
+    if algorithm.startswith("expect"):
+        entries = ("max_value", "exp_value")
+    spec = entry_spec(algorithm, entries, tree)
+    if "forkserver" not in options:
+        options["forkserver"] = server()
+    settings = SandboxOptions(**options)  # type: ignore[arg-type]
+    return run_sandboxed(
+        tree, textwrap.dedent(source), "submission.py", spec, limits, options=settings
+    )
+
+
+def leftover_processes(forkserver: ForkServer) -> list[int]:
+    """Processes that a run may have left: children of the fork-server, or anything
+    running as the students' user."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+        except OSError:
+            continue  # ended while we looked
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        parent = int(fields["PPid"])
+        uid = int(fields["Uid"].split()[0])  # the real uid (files of non-dumpable are root's)
+        if parent == forkserver.pid or uid == NOBODY:
+            found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int | None) -> bool:
+    """True while process ``pid`` exists."""
+    if pid is None:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True

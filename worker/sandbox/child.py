@@ -1,0 +1,189 @@
+"""The student's process: confine, read the job, run the student's search, report, exit.
+
+Runs in a child of the fork-server. From the moment :func:`confine` returns, everything in
+this process, including this module, is in the student's reach (Python cannot keep a
+module's code from itself); what protects the grader is the confinement, and that the
+trusted side believes nothing the child says without checking it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import sys
+from importlib.machinery import BuiltinImporter, FrozenImporter
+from typing import Any, NoReturn
+
+from worker.harness.student import StudentError, StudentResult, run_student
+from worker.harness.values import Described
+from worker.sandbox.confinement import Confinement, arrange_fds, confine
+from worker.sandbox.limits import ChildPlan
+from worker.sandbox.protocol import HEADER, decode_answer, decode_job, encode_request, frame
+from worker.sandbox.reports import encode_call, encode_report, encode_return
+from worker.sandbox.seccomp_filter import ANSWERS_FD, REQUESTS_FD
+
+TOKEN_LENGTH = 16
+"""The length of the trusted side's handles (8 random bytes in hex)."""
+_NOTES_BATCH = 64
+_NOTES_BYTES = 16384
+_OUTPUT_BLOCK = 8192
+_OUT_OF_MEMORY = frame(
+    encode_report(
+        StudentResult(error=StudentError("runtime", "MemoryError", exception="MemoryError"))
+    )
+)
+"""Made in advance: when memory has run out, there may be none left to make it."""
+_STARTED = frame(b"S")
+
+
+class RemoteBackend:
+    """The backend of the child's ``game``: one message per request, answered by the
+    trusted side. Notes of calls and returns are batched and travel with the next request."""
+
+    __slots__ = ("_pending", "_pending_bytes")
+
+    def __init__(self) -> None:
+        self._pending: list[bytes] = []
+        self._pending_bytes = 0
+
+    def request(self, method: str, token: str, argument: str | None) -> object:
+        body = encode_request(method, token, argument)
+        if self._pending:
+            body = b"".join(self._pending) + body
+            self._pending.clear()
+            self._pending_bytes = 0
+        os.write(REQUESTS_FD, frame(body))
+        return decode_answer(method, receive())
+
+    def note_call(
+        self,
+        function: str,
+        token: str | None,
+        alpha: Described | None,
+        beta: Described | None,
+        depth: Described | None,
+    ) -> None:
+        # Calls on anything but our states are not recorded; don't send them.
+        if type(token) is str and len(token) == TOKEN_LENGTH:
+            self._queue(encode_call(function, token, alpha, beta, depth))
+
+    def note_return(self, function: str, token: str | None, value: Described) -> None:
+        if type(token) is str and len(token) == TOKEN_LENGTH:
+            self._queue(encode_return(function, token, value))
+
+    def _queue(self, line: bytes) -> None:
+        self._pending.append(line)
+        self._pending_bytes += len(line)
+        if len(self._pending) >= _NOTES_BATCH or self._pending_bytes >= _NOTES_BYTES:
+            self.finish(b"")
+
+    def finish(self, last: bytes) -> None:
+        """Send the pending notes followed by ``last`` (the report, or nothing)."""
+        body = b"".join(self._pending) + last
+        self._pending.clear()
+        self._pending_bytes = 0
+        os.write(REQUESTS_FD, frame(body))
+
+
+def receive() -> bytes:
+    """One message from the trusted side; exits quietly when the trusted side hangs up."""
+    data = os.read(ANSWERS_FD, 65536)
+    while len(data) < HEADER or len(data) < HEADER + int.from_bytes(data[:HEADER], "little"):
+        more = os.read(ANSWERS_FD, 65536)
+        if not more:
+            os._exit(0)  # the trusted side ended the run
+        data += more
+    return data[HEADER:]
+
+
+class ChannelOutput(io.RawIOBase):
+    """The student's stdout and stderr: each buffered block is one output message (``O``).
+
+    Prints share the channel with the requests, so the trusted side waits on one pipe only.
+    """
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        block = bytes(data[:_OUTPUT_BLOCK])
+        os.write(REQUESTS_FD, frame(b"O" + block))
+        return len(block)
+
+
+def _redirect_output() -> tuple[io.TextIOWrapper, io.TextIOWrapper]:
+    streams = []
+    for name in ("stdout", "stderr"):
+        buffered = io.BufferedWriter(ChannelOutput(), buffer_size=_OUTPUT_BLOCK)
+        stream = io.TextIOWrapper(buffered, encoding="utf-8", errors="backslashreplace")
+        setattr(sys, name, stream)
+        setattr(sys, f"__{name}__", stream)
+        streams.append(stream)
+    return streams[0], streams[1]
+
+
+class _NoImports:
+    """The last finder: modules the fork-server did not load cannot be loaded (no open())."""
+
+    @staticmethod
+    def find_spec(name: str, path: object = None, target: object = None) -> None:
+        raise ModuleNotFoundError(
+            f"No module named {name!r} (only preloaded modules can be imported here)", name=name
+        )
+
+
+def _restrict_imports() -> None:
+    sys.meta_path[:] = [BuiltinImporter, FrozenImporter, _NoImports]
+    sys.path_hooks.clear()
+    sys.path_importer_cache.clear()
+    sys.path[:] = []
+
+
+def run_child(
+    confinement: Confinement, plan: ChildPlan, answers_fd: int, requests_fd: int
+) -> NoReturn:
+    """The child's whole life; never returns."""
+    try:
+        arrange_fds(answers_fd, requests_fd)
+    except BaseException as error:
+        _fail(requests_fd, f"arranging the student's descriptors failed: {error!r}")
+    try:
+        confine(confinement, plan)
+    except BaseException as error:
+        _fail(REQUESTS_FD, f"confining the student's process failed: {error!r}")
+    try:
+        stdout, stderr = _redirect_output()
+        source, filename, spec, root = decode_job(receive())
+        backend = RemoteBackend()
+        _restrict_imports()
+    except BaseException as error:
+        _fail(REQUESTS_FD, f"preparing the student's process failed: {error!r}")
+    # From here on, a failure report could be the student's forgery (see treeserver).
+    os.write(REQUESTS_FD, _STARTED)
+    try:
+        result = run_student(source, filename, spec, backend, root)
+        report = encode_report(result)
+    except MemoryError:
+        report = b""
+    except BaseException as error:
+        # The harness itself failed (or the student's code tampered with it).
+        _fail(REQUESTS_FD, f"the harness failed: {type(error).__name__}")
+    for stream in (stdout, stderr):
+        # A broken stream loses the output, not the run.
+        with contextlib.suppress(BaseException):
+            stream.flush()
+    try:
+        if not report:
+            raise MemoryError
+        backend.finish(report)
+    except MemoryError:
+        os.write(REQUESTS_FD, _OUT_OF_MEMORY)
+    os._exit(0)
+
+
+def _fail(fd: int, message: str) -> NoReturn:
+    try:
+        os.write(fd, frame(b"X" + message.encode("utf-8", "replace")[:4000]))
+    finally:
+        os._exit(0)

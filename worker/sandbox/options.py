@@ -1,0 +1,29 @@
+"""How the sandbox runs students' code, beyond an exercise's own limits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from worker.sandbox.forkserver import ForkServer
+
+KIB = 1024
+
+
+@dataclass(frozen=True, slots=True)
+class SandboxOptions:
+    """Settings of the sandbox (the per-exercise CPU, wall and memory limits are separate)."""
+
+    allow_unconfined: bool = False
+    """Run students' code even where seccomp or the user change is unavailable. Development
+    only (``GRADER_SANDBOX_ALLOW_UNCONFINED``); otherwise such a machine refuses to grade."""
+    pin_cpu: bool = True
+    """Run the grader's thread and the child on the same CPU during a run: a game call's
+    round trip is then several times cheaper (see ``bench/sandbox_roundtrip.py``)."""
+    output_limit: int = 64 * KIB
+    """Bytes of the student's output kept; the rest is dropped (the run goes on)."""
+    output_flood: int = 4096 * KIB
+    """Bytes of output after which the run ends with ``output_limit``."""
+    request_cap: int | None = None
+    """Game calls allowed per run; None: the tree host's default for the tree's size."""
+    forkserver: ForkServer | None = None
+    """The fork-server to use; None: this process's shared one, started on first use."""

@@ -1,0 +1,182 @@
+"""The wire between the trusted side and the student's process: two pipes, framed messages.
+
+A pipe round trip is the cheapest this machine offers (measured against SEQPACKET and
+stream sockets in ``bench/sandbox_roundtrip.py``). Every message is a 4-byte little-endian
+length and a body. From the child (untrusted) to the trusted side a body holds zero or more
+*notes* (an entry function's call or return, one JSON line each) followed by at most one
+*request* or the final *report*; printed output travels in bodies of its own::
+
+    C["max_value","3fa4...",[-Infinity,null,"-inf"],[Infinity,null,"inf"],null]\\n
+    ?t3fa4c0d1e2b5a697          game.terminal_test(state)
+    ?r3fa4c0d1e2b5a697\\0a1      game.result(state, "a1")
+    Ohello                      printed output (stdout and stderr), a body per block
+    !{...}                      the student's result (JSON), the last message
+
+The trusted side parses these by hand or with ``json``; nothing from the child is
+unpickled or unmarshalled. From the trusted side to the child go the job and the answers,
+``marshal``-encoded (safe in this direction: the child can only hurt itself).
+"""
+
+from __future__ import annotations
+
+import marshal
+from fractions import Fraction
+from typing import Any
+
+from worker.harness.backend import Refusal
+from worker.harness.host import ProtocolViolation
+from worker.harness.student import EntrySpec
+
+HEADER = 4
+MAX_MESSAGE = 65536
+"""The longest body the child may send; a longer one is a violation."""
+MAX_ARGUMENT = 1024
+"""Longer action strings are cut by the child: no tree has such an action."""
+
+REQUEST = ord("?")
+REPORT = ord("!")
+FAILURE = ord("X")
+"""The child's own setup failed (believed only before the student's code started)."""
+STARTED = ord("S")
+"""The child has the job and starts the student's code."""
+CALL = ord("C")
+RETURN = ord("R")
+OUTPUT = ord("O")
+"""A block of the student's printed output (stdout and stderr)."""
+
+METHOD_CODES = {
+    "terminal_test": b"t",
+    "utility": b"u",
+    "actions": b"a",
+    "result": b"r",
+    "successors": b"s",
+    "eval": b"e",
+    "chance_outcomes": b"c",
+    "to_move": b"m",
+}
+METHODS = {code[0]: method for method, code in METHOD_CODES.items()}
+
+_VALUE = b"v"
+_REFUSAL = b"r"
+
+
+def frame(body: bytes) -> bytes:
+    """``body`` with its length in front."""
+    return len(body).to_bytes(HEADER, "little") + body
+
+
+class Unframer:
+    """Cuts the child's byte stream into bodies; a declared length over the limit is a
+    violation (the stream cannot be trusted after it)."""
+
+    __slots__ = ("_buffer",)
+
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+
+    def feed(self, data: bytes) -> list[bytes]:
+        """The bodies completed by ``data``, in order."""
+        buffer = self._buffer
+        if not buffer and len(data) > HEADER:
+            # The common case: exactly one whole message.
+            size = int.from_bytes(data[:HEADER], "little")
+            if size == len(data) - HEADER:
+                return [data[HEADER:]]
+        buffer += data
+        bodies = []
+        while len(buffer) >= HEADER:
+            size = int.from_bytes(buffer[:HEADER], "little")
+            if size > MAX_MESSAGE:
+                raise ProtocolViolation(f"a message longer than {MAX_MESSAGE:,} bytes")
+            if len(buffer) < HEADER + size:
+                break
+            bodies.append(bytes(buffer[HEADER : HEADER + size]))
+            del buffer[: HEADER + size]
+        return bodies
+
+
+# --- trusted side -------------------------------------------------------------------------
+
+
+def encode_job(source: str, filename: str, spec: EntrySpec, root_token: str) -> bytes:
+    """What the child needs to run: the source, how to call it, and the root's handle."""
+    fields = (
+        source,
+        filename,
+        spec.algorithm,
+        tuple(spec.entry_points),
+        spec.root_kind,
+        spec.depth_limit,
+        spec.recursion_limit,
+        root_token,
+    )
+    return frame(marshal.dumps(fields))
+
+
+def encode_answer(method: str, answer: object) -> bytes:
+    """One framed answer of the tree host, with exact fractions as (numerator, denominator)."""
+    if type(answer) is Refusal:
+        return frame(_REFUSAL + answer.message.encode())
+    if method == "chance_outcomes":
+        assert isinstance(answer, list)
+        return frame(_VALUE + marshal.dumps([(action, _plain(p)) for action, p in answer]))
+    return frame(_VALUE + marshal.dumps(_plain(answer)))
+
+
+def _plain(value: object) -> Any:
+    if type(value) is Fraction:
+        return (value.numerator, value.denominator)
+    return value
+
+
+def parse_request(body: bytes, start: int) -> tuple[str, str, str | None]:
+    """(method, token, argument) of the request that starts at ``body[start]`` (a ``?``)."""
+    method = METHODS.get(body[start + 1]) if len(body) > start + 1 else None
+    if method is None:
+        raise ProtocolViolation("an unknown game request")
+    token, separator, argument = body[start + 2 :].partition(b"\0")
+    try:
+        text = token.decode("ascii")
+    except UnicodeDecodeError:
+        raise ProtocolViolation("a request named a state the game never handed out") from None
+    if not separator:
+        return method, text, None
+    return method, text, argument.decode("utf-8", "replace")
+
+
+# --- child side ---------------------------------------------------------------------------
+
+
+def encode_request(method: str, token: object, argument: str | None) -> bytes:
+    """A request body; a token that is not ours is sent as it is (or empty): the trusted
+    side rejects it."""
+    text = token if type(token) is str else ""
+    body = b"?" + METHOD_CODES[method] + text.encode("utf-8", "replace")
+    if argument is None:
+        return body
+    if len(argument) > MAX_ARGUMENT:
+        argument = argument[:MAX_ARGUMENT]
+    return body + b"\0" + argument.encode("utf-8", "replace")
+
+
+def decode_answer(method: str, body: bytes) -> Any:
+    """The answer to ``method`` as the game returns it (a Refusal for a refused request)."""
+    if body[:1] == _REFUSAL:
+        return Refusal(body[1:].decode())
+    answer = marshal.loads(body[1:])
+    if method == "chance_outcomes":
+        return [(action, _number(p)) for action, p in answer]
+    if method in ("utility", "eval"):
+        return _number(answer)
+    return answer
+
+
+def _number(value: Any) -> Any:
+    return Fraction(*value) if type(value) is tuple else value
+
+
+def decode_job(body: bytes) -> tuple[str, str, EntrySpec, str]:
+    """(source, filename, spec, root token) from :func:`encode_job`."""
+    source, filename, algorithm, entries, root_kind, depth, recursion, root = marshal.loads(body)
+    spec = EntrySpec(algorithm, tuple(entries), root_kind, depth, recursion)
+    return source, filename, spec, root

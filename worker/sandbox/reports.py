@@ -1,0 +1,182 @@
+"""What the child reports besides its requests: entry-function calls and returns (notes) and
+the final result, as JSON, and their strict reading on the trusted side.
+
+Values travel as ``[value, problem, shown]`` (a :data:`~worker.harness.values.Described`),
+with exact fractions as ``[numerator, denominator]`` and ±infinity as JSON's ``Infinity``.
+The trusted side accepts only exact ints, floats and integer pairs; anything else is a
+protocol violation, NaN becomes :attr:`ValueProblem.NOT_FINITE`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+from typing import Any
+
+from reference.observed import ValueProblem
+from worker.harness.host import ProtocolViolation
+from worker.harness.student import StudentError, StudentResult
+from worker.harness.values import Described
+
+SHOWN_LIMIT = 80
+MESSAGE_LIMIT = 1000
+LINE_LIMIT = 300
+TRACEBACK_LIMIT = 20
+NAMES_LIMIT = 100
+_BITS_LIMIT = 1024
+"""Larger integers are reported as not usable: JSON readers refuse very long numbers."""
+
+
+# --- child side ---------------------------------------------------------------------------
+
+
+def encode_call(
+    function: str,
+    token: str,
+    alpha: Described | None,
+    beta: Described | None,
+    depth: Described | None,
+) -> bytes:
+    """A note line: ``function`` was called on ``token`` with these bounds / depth."""
+    fields = [function, token, _wire(alpha), _wire(beta), _wire(depth)]
+    return b"C" + json.dumps(fields).encode() + b"\n"
+
+
+def encode_return(function: str, token: str, value: Described) -> bytes:
+    """A note line: ``function`` called on ``token`` returned ``value``."""
+    return b"R" + json.dumps([function, token, _wire(value)]).encode() + b"\n"
+
+
+def encode_report(result: StudentResult) -> bytes:
+    """The final packet: what the top-level call returned, or why it did not."""
+    error = result.error
+    fields = {
+        "value": _wire(result.value),
+        "decision": _cut(result.decision, LINE_LIMIT),
+        "decision_style": bool(result.decision_style),
+        "defines": [name[:LINE_LIMIT] for name in result.defines[:NAMES_LIMIT]],
+        "error": None
+        if error is None
+        else [
+            error.kind,
+            _cut(error.message, MESSAGE_LIMIT),
+            error.line,
+            error.column,
+            _cut(error.exception, LINE_LIMIT),
+            [line[:LINE_LIMIT] for line in error.traceback[-TRACEBACK_LIMIT:]],
+        ],
+    }
+    return b"!" + json.dumps(fields).encode()
+
+
+def _cut(text: str | None, limit: int) -> str | None:
+    return None if text is None else text[:limit]
+
+
+def _wire(described: Described | None) -> list[Any] | None:
+    if described is None:
+        return None
+    value, problem, shown = described
+    wire: Any = value
+    if type(value) is Fraction:
+        if max(value.numerator.bit_length(), value.denominator.bit_length()) > _BITS_LIMIT:
+            return [None, ValueProblem.NOT_A_NUMBER.value, "a fraction with huge terms"]
+        wire = [value.numerator, value.denominator]
+    elif type(value) is int and value.bit_length() > _BITS_LIMIT:
+        return [None, ValueProblem.NOT_A_NUMBER.value, "a huge integer"]
+    return [wire, None if problem is None else problem.value, shown[:SHOWN_LIMIT]]
+
+
+# --- trusted side -------------------------------------------------------------------------
+
+
+def load(text: bytes) -> Any:
+    """JSON from the child; anything unreadable is a violation."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolViolation("a malformed message from the student's process") from None
+
+
+def read_described(obj: object) -> Described:
+    """A reported value as the trusted side records it."""
+    if type(obj) is not list or len(obj) != 3:
+        raise ProtocolViolation("a malformed value report")
+    value, problem, shown = obj
+    if type(shown) is not str:
+        raise ProtocolViolation("a malformed value report")
+    shown = shown[:SHOWN_LIMIT]
+    if problem is not None:
+        if value is not None or type(problem) is not str:
+            raise ProtocolViolation("a malformed value report")
+        try:
+            return None, ValueProblem(problem), shown
+        except ValueError:
+            raise ProtocolViolation("a malformed value report") from None
+    if type(value) is int:
+        return value, None, shown
+    if type(value) is float:
+        if math.isnan(value):
+            return None, ValueProblem.NOT_FINITE, "nan"
+        return value, None, shown
+    if type(value) is list and len(value) == 2 and all(type(part) is int for part in value):
+        numerator, denominator = value
+        if denominator != 0:
+            return Fraction(numerator, denominator), None, shown
+    raise ProtocolViolation("a reported value is not a number")
+
+
+def read_optional_described(obj: object) -> Described | None:
+    """A bound or depth that may be absent."""
+    return None if obj is None else read_described(obj)
+
+
+def read_report(payload: bytes) -> StudentResult:
+    """The child's final report, checked field by field."""
+    fields = load(payload)
+    if type(fields) is not dict:
+        raise ProtocolViolation("a malformed result report")
+    value = read_optional_described(fields.get("value"))
+    decision = _text(fields.get("decision"), LINE_LIMIT, optional=True)
+    defines = fields.get("defines")
+    if type(defines) is not list:
+        raise ProtocolViolation("a malformed result report")
+    names = tuple(_text(name, LINE_LIMIT) or "" for name in defines[:NAMES_LIMIT])
+    error = _read_error(fields.get("error"))
+    style = fields.get("decision_style") is True
+    return StudentResult(value, decision, style, error, names)
+
+
+def _read_error(obj: object) -> StudentError | None:
+    if obj is None:
+        return None
+    if type(obj) is not list or len(obj) != 6:
+        raise ProtocolViolation("a malformed error report")
+    kind, message, line, column, exception, lines = obj
+    if kind not in ("compile", "runtime") or type(lines) is not list:
+        raise ProtocolViolation("a malformed error report")
+    return StudentError(
+        kind,
+        _text(message, MESSAGE_LIMIT) or "",
+        _position(line),
+        _position(column),
+        _text(exception, LINE_LIMIT, optional=True),
+        tuple(_text(text, LINE_LIMIT) or "" for text in lines[:TRACEBACK_LIMIT]),
+    )
+
+
+def _text(obj: object, limit: int, *, optional: bool = False) -> str | None:
+    if obj is None and optional:
+        return None
+    if type(obj) is not str:
+        raise ProtocolViolation("a malformed report")
+    return obj[:limit]
+
+
+def _position(obj: object) -> int | None:
+    if obj is None:
+        return None
+    if type(obj) is not int or not 0 <= obj < 10**9:
+        raise ProtocolViolation("a malformed error position")
+    return obj

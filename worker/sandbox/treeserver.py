@@ -1,0 +1,221 @@
+"""The trusted side of a sandboxed run: serve the tree over the channel, collect the output.
+
+One loop reads the child's messages until it reports, breaks the protocol, floods its
+output, or the wall-clock deadline passes. Each request is answered by a
+:class:`~worker.harness.host.TreeHost`, which records it: the trace is what arrived here.
+A round trip costs the grader a ``poll``, a ``read`` and a ``write``.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import select
+import time
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from worker.harness.host import ProtocolViolation, TreeHost
+from worker.harness.student import StudentResult
+from worker.sandbox.protocol import (
+    CALL,
+    FAILURE,
+    HEADER,
+    MAX_MESSAGE,
+    OUTPUT,
+    REPORT,
+    REQUEST,
+    RETURN,
+    STARTED,
+    Unframer,
+    encode_answer,
+    parse_request,
+)
+from worker.sandbox.reports import load, read_described, read_optional_described, read_report
+
+_READ_SIZE = HEADER + MAX_MESSAGE
+
+
+class Ending(StrEnum):
+    """Why the serving loop stopped."""
+
+    REPORTED = "reported"
+    CLOSED = "closed"
+    TIMEOUT = "timeout"
+    VIOLATION = "violation"
+    OUTPUT_FLOOD = "output flood"
+    FAILURE = "failure"
+
+
+@dataclass(slots=True)
+class Served:
+    """What the loop saw: how it ended, the report if any, and the (truncated) output."""
+
+    ending: Ending
+    result: StudentResult | None = None
+    message: str = ""
+    output: bytearray = field(default_factory=bytearray)
+    output_total: int = 0
+
+
+class _Stop(Exception):
+    def __init__(self, ending: Ending, message: str = "") -> None:
+        super().__init__(message)
+        self.ending = ending
+        self.message = message
+
+
+class TreeServer:
+    """Serves one run: ``host`` answers what arrives on ``requests_fd``; answers go out on
+    ``answers_fd`` (non-blocking)."""
+
+    def __init__(
+        self,
+        host: TreeHost,
+        requests_fd: int,
+        answers_fd: int,
+        functions: tuple[str, ...],
+        *,
+        output_limit: int,
+        output_flood: int,
+        note_cap: int,
+    ) -> None:
+        self.host = host
+        self.requests_fd = requests_fd
+        self.answers_fd = answers_fd
+        self.functions = frozenset(functions)
+        self.output_limit = output_limit
+        self.output_flood = output_flood
+        self.note_cap = note_cap
+        self.notes = 0
+        self.started = False
+        self.served = Served(Ending.CLOSED)
+        self._deadline = 0.0
+
+    def serve(self, job: bytes, deadline: float) -> Served:
+        """Send the job, then answer requests until the run ends; never raises for anything
+        the child does."""
+        self._deadline = deadline
+        served = self.served
+        try:
+            self._send(job)
+            self._loop()
+        except _Stop as stop:
+            served.ending, served.message = stop.ending, stop.message
+        except ProtocolViolation as violation:
+            served.ending, served.message = Ending.VIOLATION, str(violation)
+        return served
+
+    def _loop(self) -> None:
+        poller = select.poll()
+        poller.register(self.requests_fd, select.POLLIN)
+        wait, read, fd = poller.poll, os.read, self.requests_fd
+        host, frames = self.host, Unframer()
+        deadline = self._deadline
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not wait(remaining * 1000 + 1):
+                raise _Stop(Ending.TIMEOUT)
+            data = read(fd, _READ_SIZE)
+            if not data:
+                raise _Stop(Ending.CLOSED)
+            for body in frames.feed(data):
+                if body[:1] == b"?":
+                    # The common case, kept short: one request, one answer.
+                    method, token, argument = parse_request(body, 0)
+                    self._answer(encode_answer(method, host.request(method, token, argument)))
+                else:
+                    self._other(body)
+
+    def _other(self, packet: bytes) -> None:
+        if not packet:
+            raise ProtocolViolation("an empty message from the student's process")
+        tag = packet[0]
+        if tag == OUTPUT:
+            self._output(packet)
+            return
+        if tag == STARTED and not self.started:
+            self.started = True
+            return
+        start = 0
+        while tag in (CALL, RETURN):
+            end = packet.find(b"\n", start)
+            if end < 0:
+                raise ProtocolViolation("a malformed message from the student's process")
+            self._note(tag, packet[start + 1 : end])
+            start = end + 1
+            if start == len(packet):
+                return
+            tag = packet[start]
+        if tag == REQUEST:
+            method, token, argument = parse_request(packet, start)
+            self._answer(encode_answer(method, self.host.request(method, token, argument)))
+        elif tag == REPORT:
+            self.served.result = read_report(packet[start + 1 :])
+            raise _Stop(Ending.REPORTED)
+        elif tag == FAILURE and not self.started:
+            raise _Stop(Ending.FAILURE, packet[start + 1 :].decode("utf-8", "replace"))
+        elif tag == FAILURE:
+            # Once the student's code runs it can write anything; a failure report then
+            # cannot be told from a forgery, and a forgery must not pass for our fault.
+            raise ProtocolViolation("a failure report after the submission's code started")
+        else:
+            raise ProtocolViolation("a malformed message from the student's process")
+
+    def _note(self, tag: int, text: bytes) -> None:
+        self.notes += 1
+        if self.notes > self.note_cap:
+            raise ProtocolViolation(f"more than {self.note_cap:,} calls of the search functions")
+        fields = load(text)
+        if type(fields) is not list or len(fields) != (5 if tag == CALL else 3):
+            raise ProtocolViolation("a malformed call report")
+        function, token = fields[0], fields[1]
+        if function not in self.functions or type(token) is not str:
+            raise ProtocolViolation("a malformed call report")
+        if tag == CALL:
+            alpha, beta, depth = (read_optional_described(value) for value in fields[2:])
+            self.host.note_call(function, token, alpha, beta, depth)
+        else:
+            self.host.note_return(function, token, read_described(fields[2]))
+
+    def _output(self, packet: bytes) -> None:
+        served = self.served
+        data = memoryview(packet)[1:]
+        room = self.output_limit - len(served.output)
+        if room > 0:
+            served.output += data[:room]
+        served.output_total += len(data)
+        if served.output_total > self.output_flood:
+            raise _Stop(Ending.OUTPUT_FLOOD)
+
+    def _answer(self, message: bytes) -> None:
+        try:
+            # An honest child has read every answer before it asks again: the pipe is empty.
+            written = os.write(self.answers_fd, message)
+        except BlockingIOError:
+            raise ProtocolViolation("requests sent without reading the answers") from None
+        except OSError as error:
+            if error.errno != errno.EPIPE:
+                raise
+            return  # the child is gone; the next read sees the end
+        if written < len(message):
+            self._send(message[written:])
+
+    def _send(self, message: bytes) -> None:
+        """Write all of ``message``, waiting while the child reads, up to the deadline."""
+        poller = select.poll()
+        poller.register(self.answers_fd, select.POLLOUT)
+        view = memoryview(message)
+        while view:
+            try:
+                view = view[os.write(self.answers_fd, view) :]
+                continue
+            except BlockingIOError:
+                pass
+            except OSError as error:
+                if error.errno == errno.EPIPE:
+                    return
+                raise
+            remaining = self._deadline - time.monotonic()
+            if remaining <= 0 or not poller.poll(remaining * 1000 + 1):
+                raise _Stop(Ending.TIMEOUT)
