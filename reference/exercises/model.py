@@ -57,6 +57,9 @@ class HiddenTreePolicy:
     max_branching: int = 4
     min_value: int = -9
     max_value: int = 9
+    seed: str = ""
+    """Mixed with the exercise's slug into the hidden trees' seed: change it to draw new
+    hidden trees for the same exercise (a new term, say)."""
 
 
 @dataclass(frozen=True, slots=True)

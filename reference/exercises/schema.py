@@ -87,6 +87,7 @@ class HiddenSchema(_Strict):
     max_branching: int = Field(default=4, ge=1, le=8)
     min_value: int = -9
     max_value: int = 9
+    seed: str = Field(default="", max_length=200)
 
     @model_validator(mode="after")
     def _ranges(self) -> HiddenSchema:

@@ -1,0 +1,31 @@
+# family: alphabeta
+# algorithms: alphabeta
+# expect: wrong
+# bug: MAX-VALUE never raises alpha, so MIN nodes below it cannot prune
+# first-divergence: aima-fig5.2-alphabeta at C2
+"""The line alpha = max(alpha, v) is missing."""
+
+import math
+
+
+def max_value(game, state, alpha, beta):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    v = -math.inf
+    for action in game.actions(state):
+        v = max(v, min_value(game, game.result(state, action), alpha, beta))
+        if v >= beta:
+            return v
+    return v
+
+
+def min_value(game, state, alpha, beta):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    v = math.inf
+    for action in game.actions(state):
+        v = min(v, max_value(game, game.result(state, action), alpha, beta))
+        if v <= alpha:
+            return v
+        beta = min(beta, v)
+    return v

@@ -1,0 +1,32 @@
+# family: alphabeta
+# algorithms: alphabeta
+# expect: wrong
+# bug: MIN-VALUE updates alpha = max(alpha, v) instead of beta = min(beta, v)
+# first-divergence: aima-fig5.2-alphabeta at B3
+"""MIN narrows MAX's bound, which makes it prune where it must not."""
+
+import math
+
+
+def max_value(game, state, alpha, beta):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    v = -math.inf
+    for action in game.actions(state):
+        v = max(v, min_value(game, game.result(state, action), alpha, beta))
+        if v >= beta:
+            return v
+        alpha = max(alpha, v)
+    return v
+
+
+def min_value(game, state, alpha, beta):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    v = math.inf
+    for action in game.actions(state):
+        v = min(v, max_value(game, game.result(state, action), alpha, beta))
+        if v <= alpha:
+            return v
+        alpha = max(alpha, v)
+    return v

@@ -1,0 +1,30 @@
+# family: depth-limited
+# algorithms: depth-limited-minimax
+# expect: wrong
+# bug: searches the children right to left; the value is right but the order of the search is not
+# first-divergence: tictactoe-depth2-heuristic at B1
+"""reversed(game.actions(state)) visits the last child first."""
+
+import math
+
+
+def max_value(game, state, depth):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    if depth == 0:
+        return game.eval(state)
+    v = -math.inf
+    for action in reversed(game.actions(state)):
+        v = max(v, min_value(game, game.result(state, action), depth - 1))
+    return v
+
+
+def min_value(game, state, depth):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    if depth == 0:
+        return game.eval(state)
+    v = math.inf
+    for action in reversed(game.actions(state)):
+        v = min(v, max_value(game, game.result(state, action), depth - 1))
+    return v

@@ -1,0 +1,40 @@
+# family: expectimax
+# algorithms: expectiminimax
+# expect: wrong
+# bug: MIN-VALUE takes the maximum, so MIN plays for MAX
+# first-divergence: aima-fig5.2-alphabeta at B
+"""Only shows where MIN moves: in expectiminimax trees."""
+
+import math
+
+
+def value(game, state):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    player = game.to_move(state)
+    if player == "MAX":
+        return max_value(game, state)
+    if player == "MIN":
+        return min_value(game, state)
+    return exp_value(game, state)
+
+
+def max_value(game, state):
+    v = -math.inf
+    for action in game.actions(state):
+        v = max(v, value(game, game.result(state, action)))
+    return v
+
+
+def min_value(game, state):
+    v = -math.inf
+    for action in game.actions(state):
+        v = max(v, value(game, game.result(state, action)))
+    return v
+
+
+def exp_value(game, state):
+    v = 0
+    for action, p in game.chance_outcomes(state):
+        v += p * value(game, game.result(state, action))
+    return v

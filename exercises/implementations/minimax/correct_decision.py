@@ -1,0 +1,34 @@
+# family: minimax
+# algorithms: minimax
+# expect: correct
+"""The textbook's MINIMAX-DECISION: the helpers are nested and the result is an action."""
+
+import math
+
+
+def minmax_decision(state, game):
+    """The action with the highest minimax value for the player to move (MAX)."""
+    player = game.to_move(state)
+
+    def max_value(state):
+        if game.terminal_test(state):
+            return game.utility(state, player)
+        v = -math.inf
+        for action in game.actions(state):
+            v = max(v, min_value(game.result(state, action)))
+        return v
+
+    def min_value(state):
+        if game.terminal_test(state):
+            return game.utility(state, player)
+        v = math.inf
+        for action in game.actions(state):
+            v = min(v, max_value(game.result(state, action)))
+        return v
+
+    best_action, best_value = None, -math.inf
+    for action in game.actions(state):
+        value = min_value(game.result(state, action))
+        if value > best_value:
+            best_action, best_value = action, value
+    return best_action

@@ -1,0 +1,65 @@
+"""Hidden trees: random trees drawn from a secret key, chosen to catch known wrong solutions.
+
+>>> from reference.hidden import DEVELOPMENT_KEY, hidden_trees   # doctest: +SKIP
+>>> trees = hidden_trees(exercise, DEVELOPMENT_KEY)              # doctest: +SKIP
+
+With the implementation library and a judge, the trees are chosen so that every wrong
+implementation fails on at least one of them::
+
+    library = load_library(exercises_dir / LIBRARY_FOLDER)
+    selection = select_hidden_trees(
+        exercise, key, wrong_for(exercise, library), reference_judge(exercise)
+    )
+"""
+
+from reference.hidden.generate import (
+    DEVELOPMENT_KEY,
+    LAYERS,
+    candidate_tree,
+    candidates,
+    exercise_seed,
+    random_tree,
+)
+from reference.hidden.library import (
+    LIBRARY_FOLDER,
+    Implementation,
+    correct_for,
+    load_library,
+    wrong_for,
+)
+from reference.hidden.selection import (
+    CatchTable,
+    HiddenTree,
+    Selection,
+    catch_table,
+    hidden_trees,
+    select_hidden_trees,
+    shape_features,
+)
+from reference.hidden.trusted import Judge, Outcome, judge_source, reference_judge, run_trusted
+
+__all__ = [
+    "DEVELOPMENT_KEY",
+    "LAYERS",
+    "LIBRARY_FOLDER",
+    "CatchTable",
+    "HiddenTree",
+    "Implementation",
+    "Judge",
+    "Outcome",
+    "Selection",
+    "candidate_tree",
+    "candidates",
+    "catch_table",
+    "correct_for",
+    "exercise_seed",
+    "hidden_trees",
+    "judge_source",
+    "load_library",
+    "random_tree",
+    "reference_judge",
+    "run_trusted",
+    "select_hidden_trees",
+    "shape_features",
+    "wrong_for",
+]

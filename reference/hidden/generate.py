@@ -1,0 +1,139 @@
+"""Random hidden trees, drawn deterministically from a secret key and the exercise's slug.
+
+Every exercise grades with hidden trees the students never see, so a search tuned to the
+public trees (or a value copied from the textbook) is caught. The trees are a pure function
+of (key, slug, policy seed, algorithm, policy): the service draws the same ones on every
+worker, and nobody without the key can draw them.
+
+Candidate ``i`` has its own random generator (seeded from the exercise seed and ``i``), so
+the candidates form a stable stream: :mod:`reference.hidden.selection` walks it to pick the
+trees that catch the library's wrong implementations.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+from collections.abc import Iterator, Mapping
+from fractions import Fraction
+from types import MappingProxyType
+
+from reference.exercises.model import Exercise, HiddenTreePolicy
+from reference.naming import ROOT_NAME, action_labels, child_names
+from reference.tree import Edge, Kind, Node, Tree
+
+DEVELOPMENT_KEY = b"gametree-grader development hidden-tree key: not a secret"
+"""The key for development and tests. A deployed service configures its own secret key;
+with this one, anybody who has the repository can draw the hidden trees."""
+
+LAYERS: Mapping[str, tuple[Kind, ...]] = MappingProxyType(
+    {
+        "minimax": (Kind.MAX, Kind.MIN),
+        "depth-limited-minimax": (Kind.MAX, Kind.MIN),
+        "alphabeta": (Kind.MAX, Kind.MIN),
+        "negamax": (Kind.MAX, Kind.MIN),
+        "negamax-alphabeta": (Kind.MAX, Kind.MIN),
+        "expectimax": (Kind.MAX, Kind.CHANCE),
+        "expectiminimax": (Kind.MAX, Kind.CHANCE, Kind.MIN, Kind.CHANCE),
+    }
+)
+"""The kinds of the internal nodes level by level (repeating), by algorithm."""
+
+EARLY_LEAF = 0.15
+"""The chance that a node off the tree's deepest path ends the game early."""
+
+_SEED_VERSION = b"hidden-trees/v1"
+
+
+def exercise_seed(key: bytes, slug: str, salt: str = "") -> bytes:
+    """HMAC-SHA256 of the slug (and the policy's seed) under the secret ``key``."""
+    message = b"\0".join((_SEED_VERSION, slug.encode(), salt.encode()))
+    return hmac.new(key, message, hashlib.sha256).digest()
+
+
+def candidate_tree(exercise: Exercise, key: bytes, index: int) -> Tree:
+    """Hidden-tree candidate number ``index`` of ``exercise`` (the same for the same key)."""
+    seed = exercise_seed(key, exercise.slug, exercise.hidden.seed)
+    rng = random.Random(hashlib.sha256(seed + index.to_bytes(8, "big")).digest())
+    policy = exercise.hidden
+    heights = range(policy.min_depth, policy.max_depth + 1)
+    # Heights cycle through the policy's range from a seeded start, so any run of
+    # consecutive candidates has trees of both parities (leaves under MAX and under MIN).
+    offset = int.from_bytes(seed[:4], "big")
+    height = heights[(offset + index) % len(heights)]
+    layers = LAYERS.get(exercise.algorithm, LAYERS["minimax"])
+    heuristics = exercise.options.depth_limit is not None
+    return random_tree(rng, policy, height, layers, heuristics=heuristics)
+
+
+def candidates(exercise: Exercise, key: bytes, start: int = 0) -> Iterator[Tree]:
+    """The endless stream of hidden-tree candidates of ``exercise``, from ``start``."""
+    index = start
+    while True:
+        yield candidate_tree(exercise, key, index)
+        index += 1
+
+
+def _palette(rng: random.Random, policy: HiddenTreePolicy) -> list[int]:
+    """A few values for one tree's leaves and heuristics: few enough that ties are common,
+    with at least one negative value when the policy allows them."""
+    span = list(range(policy.min_value, policy.max_value + 1))
+    palette = rng.sample(span, min(len(span), rng.randint(4, 8)))
+    negatives = [value for value in span if value < 0]
+    if negatives and not any(value < 0 for value in palette):
+        palette[0] = rng.choice(negatives)
+    return palette
+
+
+def _branching(rng: random.Random, policy: HiddenTreePolicy, *, at_least: int) -> int:
+    low = min(at_least, policy.max_branching)
+    counts = range(low, policy.max_branching + 1)
+    # A single child is legal and worth testing, but rarer than a real choice.
+    weights = [1 if count == 1 else 3 for count in counts]
+    return rng.choices(counts, weights)[0]
+
+
+def random_tree(
+    rng: random.Random,
+    policy: HiddenTreePolicy,
+    height: int,
+    layers: tuple[Kind, ...],
+    *,
+    heuristics: bool = False,
+) -> Tree:
+    """A random tree of exactly ``height`` with internal kinds ``layers`` by level.
+
+    Names and actions are the textbook's (A; B, C, D; B1 ...; a1 ...). One path (the
+    spine) reaches the full height; other nodes may end early as leaves. The root has at
+    least two children and chance nodes at least two outcomes, with exact probabilities.
+    """
+    palette = _palette(rng, policy)
+    nodes: list[Node] = []
+    stack: list[tuple[str, int, bool]] = [(ROOT_NAME, 0, True)]
+    while stack:
+        name, depth, on_spine = stack.pop()
+        early = depth > 0 and not on_spine and rng.random() < EARLY_LEAF
+        if depth == height or early:
+            nodes.append(Node(name, Kind.LEAF, utility=rng.choice(palette)))
+            continue
+        kind = layers[depth % len(layers)]
+        wanted = 2 if depth == 0 or kind is Kind.CHANCE else 1
+        count = _branching(rng, policy, at_least=wanted)
+        names = child_names(name, count, parent_is_root=depth == 0)
+        probabilities: list[Fraction | None] = [None] * count
+        if kind is Kind.CHANCE:
+            weights = [rng.randint(1, 4) for _ in range(count)]
+            probabilities = [Fraction(weight, sum(weights)) for weight in weights]
+        edges = tuple(
+            Edge(action, child, p)
+            for action, child, p in zip(
+                action_labels(name, count), names, probabilities, strict=True
+            )
+        )
+        heuristic = rng.choice(palette) if heuristics else None
+        nodes.append(Node(name, kind, edges, heuristic=heuristic))
+        spine = rng.randrange(count) if on_spine else -1
+        for position, child in enumerate(names):
+            stack.append((child, depth + 1, position == spine))
+    return Tree(ROOT_NAME, nodes)

@@ -1,0 +1,294 @@
+"""Running the implementation library's trusted code in process, and judging it.
+
+This is for the course's own implementations only (the correct and wrong solutions in
+``exercises/implementations``): nothing here isolates, limits or distrusts the code it
+runs. Students' code goes through the sandbox in ``worker``, whose harness records the
+same things with a full trace; :func:`reference_judge` is the simple judge that hidden-tree
+selection and the library's tests use until (and alongside) that harness.
+
+An implementation is judged against the reference search of the exercise: it diverges
+when it evaluates a different sequence of leaves (or cut-off nodes), when one of its entry
+functions returns a value that does not match the reference's (a value outside the
+reference's alpha-beta window need only fall on the same side of it, so fail-hard and
+fail-soft both pass), when its root value or decision differs, or when it raises.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import types
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal, NamedTuple
+
+from reference.exercises.model import Exercise
+from reference.search import SearchResult, search
+from reference.search.negamax import mover
+from reference.tree import Kind, Node, Number, Tree
+
+Judge = Callable[[str, Tree], bool]
+"""``fails(implementation_source, tree)``: True when the implementation is caught on ``tree``."""
+
+DECISION_FUNCTIONS = {
+    "minimax": "minmax_decision",
+    "depth-limited-minimax": "minmax_decision",
+    "alphabeta": "alpha_beta_search",
+    "negamax": "minmax_decision",
+    "negamax-alphabeta": "alpha_beta_search",
+    "expectimax": "expectiminimax",
+    "expectiminimax": "expectiminimax",
+}
+"""The textbook's decision function ``f(state, game) -> action``, used when a module does
+not define the exercise's entry points."""
+
+WINDOWED = frozenset({"alphabeta", "negamax-alphabeta"})
+NEGAMAX = frozenset({"negamax", "negamax-alphabeta"})
+ROLE_BY_KIND = {Kind.MAX: 0, Kind.MIN: 1, Kind.CHANCE: -1, Kind.LEAF: 0}
+"""Which entry point searches a node of each kind (a CHANCE node: the last one)."""
+
+
+class _State:
+    """A handle on a node; the implementation never sees the node itself."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _State) and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __repr__(self) -> str:
+        return "<state>"
+
+
+class Seen(NamedTuple):
+    """One thing the implementation did: scored a node, or returned from an entry function."""
+
+    what: Literal["evaluate", "return"]
+    node: str
+    value: Number | None = None
+
+
+class TreeGame:
+    """An aima-python style game over a :class:`Tree` that notes what it is asked."""
+
+    def __init__(self, tree: Tree) -> None:
+        self.tree = tree
+        self.seen: list[Seen] = []
+        self.last: str = tree.root.name
+
+    def _node(self, state: object) -> Node:
+        if not isinstance(state, _State) or state.name not in self.tree:
+            raise TypeError("not a state of this game")
+        self.last = state.name
+        return self.tree[state.name]
+
+    def actions(self, state: object) -> list[str]:
+        return [edge.action for edge in self._node(state).edges]
+
+    def result(self, state: object, action: str) -> _State:
+        for edge in self._node(state).edges:
+            if edge.action == action:
+                return _State(edge.child)
+        raise ValueError(f"{action!r} is not an action in this state")
+
+    def successors(self, state: object) -> list[tuple[str, _State]]:
+        return [(edge.action, _State(edge.child)) for edge in self._node(state).edges]
+
+    def terminal_test(self, state: object) -> bool:
+        return self._node(state).is_leaf
+
+    def to_move(self, state: object) -> str:
+        node = self._node(state)
+        return str(mover(node, self.tree.parent(node.name)))
+
+    def utility(self, state: object, player: str) -> Number:
+        node = self._node(state)
+        if node.utility is None:
+            raise ValueError("utility() of a state that is not terminal")
+        self.seen.append(Seen("evaluate", node.name))
+        return -node.utility if player == "MIN" else node.utility
+
+    def eval(self, state: object) -> Number:
+        node = self._node(state)
+        value = node.utility if node.heuristic is None else node.heuristic
+        if value is None:
+            raise ValueError("this game has no evaluation for this state")
+        self.seen.append(Seen("evaluate", node.name))
+        return value
+
+    def chance_outcomes(self, state: object) -> list[tuple[str, Fraction | float | None]]:
+        node = self._node(state)
+        if node.kind is not Kind.CHANCE:
+            raise ValueError("chance_outcomes() of a state that is not a chance node")
+        return [(edge.action, edge.probability) for edge in node.edges]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a trusted implementation did on one tree."""
+
+    seen: tuple[Seen, ...]
+    value: Number | None = None
+    decision: str | None = None
+    decision_style: bool = False
+    error: str | None = None
+    last: str | None = None
+    """The node the game was last asked about (where an error happened)."""
+
+    def evaluated(self) -> list[str]:
+        """The nodes scored by utility or evaluation, in order (repeats included)."""
+        return [seen.node for seen in self.seen if seen.what == "evaluate"]
+
+
+def _number(value: object) -> Number | None:
+    if type(value) in (int, float, Fraction):
+        assert isinstance(value, int | float | Fraction)
+        return None if isinstance(value, float) and math.isnan(value) else value
+    return None
+
+
+def _wrap(function: Callable[..., Any], seen: list[Seen]) -> Callable[..., Any]:
+    def entry(game: Any, state: Any, *args: Any, **kwargs: Any) -> Any:
+        value = function(game, state, *args, **kwargs)
+        if isinstance(state, _State):
+            seen.append(Seen("return", state.name, _number(value)))
+        return value
+
+    return entry
+
+
+def run_trusted(source: str, exercise: Exercise, tree: Tree) -> Outcome:
+    """Run trusted ``source`` on ``tree`` the way the grader calls a student's module."""
+    game = TreeGame(tree)
+    namespace: dict[str, Any] = {"__name__": "implementation"}
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, 10_000))
+    try:
+        exec(compile(source, "<implementation>", "exec"), namespace)
+        entries = [namespace.get(name) for name in exercise.entry_points]
+        functions = [entry for entry in entries if isinstance(entry, types.FunctionType)]
+        if len(functions) == len(entries):
+            for name, function in zip(exercise.entry_points, functions, strict=True):
+                namespace[name] = _wrap(function, game.seen)
+            value = _call_root(namespace, exercise, tree, game)
+            return Outcome(tuple(game.seen), value=_number(value), last=game.last)
+        decide = namespace.get(DECISION_FUNCTIONS[exercise.algorithm])
+        if not isinstance(decide, types.FunctionType):
+            return Outcome(tuple(game.seen), error="no entry points and no decision function")
+        action = decide(_State(tree.root.name), game)
+        decision = action if isinstance(action, str) else None
+        return Outcome(tuple(game.seen), decision=decision, decision_style=True, last=game.last)
+    except Exception as error:  # trusted code; a wrong implementation may well raise
+        return Outcome(tuple(game.seen), error=f"{type(error).__name__}: {error}", last=game.last)
+    finally:
+        sys.setrecursionlimit(old_limit)
+
+
+def _call_root(namespace: dict[str, Any], exercise: Exercise, tree: Tree, game: TreeGame) -> Any:
+    names = exercise.entry_points
+    name = names[0] if exercise.algorithm in NEGAMAX else names[ROLE_BY_KIND[tree.root.kind]]
+    args: list[Any] = [game, _State(tree.root.name)]
+    if exercise.algorithm in WINDOWED:
+        args += [-math.inf, math.inf]
+    if exercise.options.depth_limit is not None:
+        args.append(exercise.options.depth_limit)
+    return namespace[name](*args)
+
+
+def _close(value: Number, expected: Number) -> bool:
+    if value == expected:
+        return True
+    return math.isclose(float(value), float(expected), rel_tol=1e-9, abs_tol=1e-9)
+
+
+def _consistent(seen: Seen, reference: SearchResult) -> bool:
+    values = reference.trace.values()
+    if seen.value is None or seen.node not in values:
+        return False
+    expected = values[seen.node]
+    window = reference.trace.windows().get(seen.node)
+    if window is not None:
+        alpha, beta = window
+        # Outside the window alpha-beta only bounds the value: fail-soft returns v,
+        # fail-hard the bound; both are right if they fall on the same side.
+        if expected <= alpha:
+            return seen.value <= alpha
+        if expected >= beta:
+            return seen.value >= beta
+    return _close(seen.value, expected)
+
+
+def best_actions(exercise: Exercise, tree: Tree) -> frozenset[str]:
+    """The root's actions that lead to a child worth the root's own (true) value.
+
+    Any of them is a correct decision, not only the reference's first one; the values are
+    taken without pruning, so a pruned child's bound cannot pass for its value.
+    """
+    values = search(tree, "expectiminimax", exercise.options).trace.values()
+    root = tree.root
+    return frozenset(
+        edge.action
+        for edge in root.edges
+        if edge.child in values and _close(values[edge.child], values[root.name])
+    )
+
+
+def divergence(outcome: Outcome, reference: SearchResult, best: frozenset[str]) -> str | None:
+    """The node where ``outcome`` first parts from the reference search, or None.
+
+    Events are taken in the order the implementation produced them. When it scores a
+    different node than the reference would next, the node named is the one it scored if
+    the reference never scores that node again (searched too much, or twice), and
+    otherwise the one the reference expected (skipped, or searched out of order). A wrong
+    root value, or a decision not among the ``best`` actions, diverges at the root.
+    """
+    root = reference.trace.events[0].node
+    expected = reference.trace.evaluated()
+    position = 0
+    for seen in outcome.seen:
+        if seen.what == "evaluate":
+            want = expected[position] if position < len(expected) else None
+            if seen.node != want:
+                if want is None or seen.node not in expected[position:]:
+                    return seen.node
+                return want
+            position += 1
+        elif not _consistent(seen, reference):
+            return seen.node
+    if outcome.error is not None:
+        return outcome.last or root
+    if position < len(expected):
+        return expected[position]
+    if outcome.decision_style:
+        return None if outcome.decision in best else root
+    if outcome.value is None or not _close(outcome.value, reference.value):
+        return root
+    return None
+
+
+def judge_source(source: str, exercise: Exercise, tree: Tree) -> str | None:
+    """Where ``source`` first diverges from the reference on ``tree`` (None: it agrees)."""
+    outcome = run_trusted(source, exercise, tree)
+    return divergence(outcome, exercise.reference(tree), best_actions(exercise, tree))
+
+
+def reference_judge(exercise: Exercise) -> Judge:
+    """A ``fails(source, tree)`` judge for ``exercise`` built on :func:`run_trusted`."""
+    cache: dict[int, tuple[Tree, SearchResult, frozenset[str]]] = {}
+
+    def fails(source: str, tree: Tree) -> bool:
+        cached = cache.get(id(tree))
+        if cached is None or cached[0] is not tree:
+            cached = (tree, exercise.reference(tree), best_actions(exercise, tree))
+            cache[id(tree)] = cached
+        outcome = run_trusted(source, exercise, tree)
+        return divergence(outcome, cached[1], cached[2]) is not None
+
+    return fails

@@ -1,0 +1,280 @@
+"""Hidden trees: deterministic for (key, slug), secret without the key, shaped by the policy."""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from grader.config import Settings
+from reference.exercises import Exercise, HiddenTreePolicy, load_catalog, load_exercise
+from reference.hidden import (
+    DEVELOPMENT_KEY,
+    LAYERS,
+    LIBRARY_FOLDER,
+    HiddenTree,
+    candidate_tree,
+    catch_table,
+    exercise_seed,
+    hidden_trees,
+    load_library,
+    reference_judge,
+    select_hidden_trees,
+    shape_features,
+    wrong_for,
+)
+from reference.naming import ROOT_NAME, action_labels, child_names
+from reference.tree import Kind, Tree
+
+CATALOG = load_catalog(Settings().exercises_dir)
+SLUGS = CATALOG.slugs()
+LIBRARY = load_library(Settings().exercises_dir / LIBRARY_FOLDER)
+OTHER_KEY = b"another deployment's secret key"
+
+
+def selected(exercise: Exercise, key: bytes = DEVELOPMENT_KEY) -> list[Tree]:
+    """The hidden trees the service grades ``exercise`` with."""
+    return hidden_trees(exercise, key, wrong_for(exercise, LIBRARY), reference_judge(exercise))
+
+
+def with_policy(exercise: Exercise, **policy: object) -> Exercise:
+    return dataclasses.replace(exercise, hidden=dataclasses.replace(exercise.hidden, **policy))
+
+
+# -- determinism and secrecy ------------------------------------------------------------
+
+
+def test_the_seed_is_an_hmac_of_the_slug_under_the_key() -> None:
+    seed = exercise_seed(DEVELOPMENT_KEY, "aima-fig5.2-alphabeta")
+    assert len(seed) == 32
+    assert seed == exercise_seed(DEVELOPMENT_KEY, "aima-fig5.2-alphabeta")
+    assert seed != exercise_seed(OTHER_KEY, "aima-fig5.2-alphabeta")
+    assert seed != exercise_seed(DEVELOPMENT_KEY, "aima-fig5.2-minimax")
+    assert seed != exercise_seed(DEVELOPMENT_KEY, "aima-fig5.2-alphabeta", "spring-2026")
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_same_key_and_slug_give_the_same_trees(slug: str) -> None:
+    exercise = CATALOG.get(slug)
+    assert selected(exercise) == selected(exercise)
+    reloaded = load_catalog(Settings().exercises_dir).get(slug)
+    assert selected(reloaded) == selected(exercise)
+
+
+def test_another_key_gives_other_trees() -> None:
+    exercise = CATALOG.get("aima-fig5.2-alphabeta")
+    mine, theirs = selected(exercise), selected(exercise, OTHER_KEY)
+    assert all(tree != other for tree, other in zip(mine, theirs, strict=True))
+
+
+def test_another_slug_gives_other_trees() -> None:
+    exercise = CATALOG.get("aima-fig5.2-alphabeta")
+    renamed = dataclasses.replace(exercise, slug="aima-fig5.2-alphabeta-copy")
+    first = [candidate_tree(exercise, DEVELOPMENT_KEY, index) for index in range(8)]
+    second = [candidate_tree(renamed, DEVELOPMENT_KEY, index) for index in range(8)]
+    assert all(tree != other for tree, other in zip(first, second, strict=True))
+
+
+def test_the_policy_seed_draws_new_trees_for_the_same_exercise() -> None:
+    exercise = CATALOG.get("aima-fig5.2-minimax")
+    term = with_policy(exercise, seed="spring-2026")
+    assert hidden_trees(exercise, DEVELOPMENT_KEY) != hidden_trees(term, DEVELOPMENT_KEY)
+
+
+def test_each_candidate_depends_on_its_index_only() -> None:
+    exercise = CATALOG.get("expectimax-dice")
+    assert candidate_tree(exercise, DEVELOPMENT_KEY, 5) == candidate_tree(
+        exercise, DEVELOPMENT_KEY, 5
+    )
+    assert candidate_tree(exercise, DEVELOPMENT_KEY, 5) != candidate_tree(
+        exercise, DEVELOPMENT_KEY, 6
+    )
+
+
+# -- shape --------------------------------------------------------------------------------
+
+
+def check_names(tree: Tree) -> None:
+    """Names and actions are the textbook's: A; B, C, D; B1, B2 ...; a1, a2 ..."""
+    assert tree.root.name == ROOT_NAME
+    for node in tree:
+        if node.is_leaf:
+            continue
+        count = len(node.edges)
+        is_root = node.name == ROOT_NAME
+        assert list(node.children) == child_names(node.name, count, parent_is_root=is_root)
+        assert [edge.action for edge in node.edges] == action_labels(node.name, count)
+
+
+def check_shape(exercise: Exercise, tree: Tree) -> None:
+    policy = exercise.hidden
+    assert policy.min_depth <= tree.height() <= policy.max_depth
+    layers = LAYERS[exercise.algorithm]
+    depth_limited = exercise.options.depth_limit is not None
+    for node in tree:
+        depth = tree.depth(node.name)
+        if node.is_leaf:
+            assert node.utility is not None
+            assert policy.min_value <= node.utility <= policy.max_value
+            assert node.heuristic is None
+            continue
+        assert node.kind is layers[depth % len(layers)]
+        assert 1 <= len(node.edges) <= policy.max_branching
+        assert (node.heuristic is not None) == depth_limited
+        if node.kind is Kind.CHANCE:
+            probabilities = [edge.probability for edge in node.edges]
+            assert all(isinstance(p, Fraction) for p in probabilities)
+            assert sum(p for p in probabilities if p is not None) == 1
+    assert len(tree.root.edges) >= min(2, policy.max_branching)
+    check_names(tree)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_hidden_trees_respect_the_policy(slug: str) -> None:
+    exercise = CATALOG.get(slug)
+    trees = selected(exercise)
+    assert len(trees) == exercise.hidden.count == 8
+    for tree in trees:
+        check_shape(exercise, tree)
+        exercise.reference(tree)  # the reference can search it
+    features = set().union(*(shape_features(tree) for tree in trees))
+    assert {"even-height", "odd-height", "negative", "tie"} <= features
+    heights = {tree.height() for tree in trees}
+    assert any(height % 2 for height in heights) and any(height % 2 == 0 for height in heights)
+
+
+def test_leaves_stand_below_max_and_below_min() -> None:
+    exercise = CATALOG.get("aima-fig5.2-minimax")
+    parents = {
+        tree.parent(leaf.name).kind  # type: ignore[union-attr]
+        for tree in selected(exercise)
+        for leaf in tree.leaves()
+    }
+    assert parents == {Kind.MAX, Kind.MIN}
+
+
+def test_branching_covers_one_to_the_maximum() -> None:
+    exercise = CATALOG.get("tictactoe-seed-alphabeta")
+    counts = {
+        len(node.edges)
+        for index in range(20)
+        for node in candidate_tree(exercise, DEVELOPMENT_KEY, index)
+        if not node.is_leaf
+    }
+    assert counts == {1, 2, 3, 4}
+
+
+@pytest.mark.parametrize(
+    "policy",
+    [
+        {"count": 3, "min_depth": 3, "max_depth": 3, "max_branching": 2},
+        {"count": 5, "min_depth": 1, "max_depth": 6, "max_branching": 3},
+        {"count": 4, "min_depth": 2, "max_depth": 4, "min_value": 0, "max_value": 3},
+        {"count": 2, "max_branching": 1},
+    ],
+)
+def test_other_policies_are_respected(policy: dict[str, int]) -> None:
+    for slug in ("aima-fig5.2-alphabeta", "expectimax-dice", "tictactoe-depth2-heuristic"):
+        exercise = with_policy(CATALOG.get(slug), **policy)
+        trees = hidden_trees(exercise, DEVELOPMENT_KEY)
+        assert len(trees) == exercise.hidden.count
+        for tree in trees:
+            check_shape(exercise, tree)
+
+
+def test_a_count_of_zero_means_no_hidden_trees() -> None:
+    exercise = with_policy(CATALOG.get("aima-fig5.2-alphabeta"), count=0)
+    assert hidden_trees(exercise, DEVELOPMENT_KEY) == []
+    assert selected(exercise) == []
+
+
+# -- selection ----------------------------------------------------------------------------
+
+
+def test_selection_keeps_trees_that_catch_something_new_then_fills_up() -> None:
+    exercise = CATALOG.get("aima-fig5.2-minimax")
+    # Stand-in judges: "odd" is caught by trees of odd height, "wide" by a root with 4
+    # children, "never" by nothing.
+    wrong = {"odd": "odd", "wide": "wide", "never": "never"}
+
+    def fails(source: str, tree: Tree) -> bool:
+        if source == "odd":
+            return tree.height() % 2 == 1
+        if source == "wide":
+            return len(tree.root.edges) == 4
+        return False
+
+    selection = select_hidden_trees(exercise, DEVELOPMENT_KEY, wrong, fails, budget=40)
+    assert selection.uncaught == ("never",)
+    assert selection.tried == 40
+    assert len(selection.trees) == 8
+    assert [hidden.name for hidden in selection.trees] == [f"hidden-{i}" for i in range(1, 9)]
+    indexes = [hidden.index for hidden in selection.trees]
+    assert indexes == sorted(set(indexes))
+    trees = [hidden.tree for hidden in selection.trees]
+    assert any(fails("odd", tree) for tree in trees)
+    assert any(fails("wide", tree) for tree in trees)
+    table = catch_table(selection.trees, wrong, fails)
+    assert table.uncaught() == ["never"]
+    lines = table.lines()
+    assert lines[0].split() == ["implementation", *(f"hidden-{i}" for i in range(1, 9))]
+    never = next(line for line in lines if line.startswith("never"))
+    assert never.endswith("UNCAUGHT") and "x" not in never
+
+
+def test_selection_stops_judging_once_everything_is_caught() -> None:
+    exercise = CATALOG.get("aima-fig5.2-minimax")
+    calls: list[str] = []
+
+    def fails(source: str, tree: Tree) -> bool:
+        calls.append(source)
+        return True
+
+    selection = select_hidden_trees(exercise, DEVELOPMENT_KEY, {"a": "a", "b": "b"}, fails)
+    assert selection.tried == 1 and selection.uncaught == ()
+    assert calls == ["a", "b"]
+
+
+def test_selection_never_exceeds_the_count() -> None:
+    exercise = with_policy(CATALOG.get("aima-fig5.2-minimax"), count=1)
+    wrong = {"odd": "odd", "even": "even"}
+
+    def fails(source: str, tree: Tree) -> bool:
+        return tree.height() % 2 == (1 if source == "odd" else 0)
+
+    selection = select_hidden_trees(exercise, DEVELOPMENT_KEY, wrong, fails)
+    assert len(selection.trees) == 1
+    assert len(selection.uncaught) == 1
+
+
+def test_the_catch_table_of_a_shipped_exercise_has_no_uncaught_row() -> None:
+    exercise = CATALOG.get("aima-fig5.2-alphabeta")
+    wrong = wrong_for(exercise, LIBRARY)
+    fails = reference_judge(exercise)
+    selection = select_hidden_trees(exercise, DEVELOPMENT_KEY, wrong, fails)
+    table = catch_table(selection.trees, wrong, fails)
+    assert [name for name, _ in table.rows] == sorted(wrong)
+    assert "alphabeta/correct_strict" in wrong  # CS188's rule is wrong for AIMA's
+    assert all(isinstance(hidden, HiddenTree) for hidden in selection.trees)
+    assert not any("UNCAUGHT" in line for line in table.lines())
+
+
+# -- the exercise file's seed ---------------------------------------------------------------
+
+
+def test_an_exercise_file_may_set_the_hidden_tree_seed(tmp_path: Path) -> None:
+    folder = tmp_path / "seeded"
+    folder.mkdir()
+    (folder / "exercise.yaml").write_text(
+        "title: Seeded\n"
+        "algorithm: minimax\n"
+        "hidden_trees: {count: 3, seed: spring-2026}\n"
+        "trees:\n"
+        "  - name: tiny\n"
+        '    tree: "MAX[ MIN[1 2] MIN[3 4] ]"\n'
+    )
+    exercise = load_exercise(folder)
+    assert exercise.hidden == HiddenTreePolicy(count=3, seed="spring-2026")
+    assert len(hidden_trees(exercise, DEVELOPMENT_KEY)) == 3
