@@ -1,0 +1,172 @@
+"""Everything one judgement needs, built once, and the checks of one node's bounds and value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reference.feedback.geometry import Geometry
+from reference.feedback.reference_view import ReferenceView, read_reference
+from reference.feedback.student_view import StudentView, read_student
+from reference.feedback.values import (
+    Allowed,
+    allowed_values,
+    negamax_values,
+    same,
+    true_values,
+)
+from reference.observed import Observed, ValueProblem
+from reference.search import ALGORITHMS, SearchResult
+from reference.search.negamax import Negamax
+from reference.tree import Number, Tree
+from reference.values import format_value
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    """A difference at one node: short expected / actual texts and a sentence."""
+
+    expected: str
+    actual: str
+    message: str
+
+
+def window_text(alpha: Number | None, beta: Number | None) -> str:
+    """``alpha = 3, beta = +inf``."""
+    return f"alpha = {format_value(alpha)}, beta = {format_value(beta)}"
+
+
+class Context:
+    """A tree, its reference search and the student's observed search, indexed."""
+
+    def __init__(self, tree: Tree, reference: SearchResult, observed: Observed) -> None:
+        self.tree = tree
+        self.reference = reference
+        self.observed = observed
+        self.options = reference.options
+        self.geometry = Geometry(tree, reference.options.order)
+        self.ref: ReferenceView = read_reference(reference, self.geometry)
+        self.student: StudentView = read_student(observed, self.geometry)
+        algorithm = ALGORITHMS.get(reference.algorithm)
+        self.negamax = algorithm is not None and issubclass(algorithm, Negamax)
+        self.max_values = true_values(tree, reference.options.depth_limit)
+        """True values from MAX's point of view."""
+        self.values = negamax_values(tree, self.max_values) if self.negamax else self.max_values
+        """True values as the algorithm returns them (the mover's view in negamax)."""
+        self.ref_visited = set(self.ref.order)
+        self.depth_counts_down = self._depth_counts_down()
+
+    def _depth_counts_down(self) -> bool:
+        """Whether the student's depth argument is the depth remaining (else: depth so far).
+
+        The convention is read off the root's call: a root called with depth 0 counts up.
+        """
+        root_call = self.student.calls.get(self.tree.root.name)
+        return root_call is None or root_call[1].depth != 0
+
+    @property
+    def windowed(self) -> bool:
+        """True for an alpha-beta search."""
+        return self.ref.windowed
+
+    def allowed(self, name: str) -> Allowed | None:
+        """What ``name`` may return under the reference's window (None: no true value)."""
+        value = self.values.get(name)
+        if value is None:
+            return None
+        return allowed_values(
+            value,
+            self.ref.windows.get(name),
+            prune_on_equality=self.options.prune_on_equality,
+        )
+
+    def expected_depth(self, name: str) -> int | None:
+        """The depth argument ``name`` should receive, in the student's convention."""
+        limit = self.options.depth_limit
+        if limit is None:
+            return None
+        depth = self.geometry.depth[name]
+        return limit - depth if self.depth_counts_down else depth
+
+    def bounds_mismatch(self, name: str) -> Mismatch | None:
+        """How the window (or depth) ``name`` received differs from the reference's."""
+        entry = self.student.calls.get(name)
+        if entry is None:
+            return None
+        call = entry[1]
+        window = self.ref.windows.get(name)
+        if window is not None and call.alpha is not None and call.beta is not None:
+            alpha, beta = window
+            if not (same(call.alpha, alpha) and same(call.beta, beta)):
+                expected = window_text(alpha, beta)
+                actual = window_text(call.alpha, call.beta)
+                return Mismatch(
+                    expected,
+                    actual,
+                    f"{name} received {actual} but the reference searches it with {expected}.",
+                )
+        depth = self.expected_depth(name)
+        if depth is not None and call.depth is not None and call.depth != depth:
+            return Mismatch(
+                f"depth {depth}",
+                f"depth {call.depth}",
+                f"{name} received depth {call.depth} but the reference searches it "
+                f"with depth {depth}.",
+            )
+        return None
+
+    def value_mismatch(self, name: str, allowed: Allowed | None = None) -> Mismatch | None:
+        """How the value ``name`` returned is not one it may return (None: fine or unseen).
+
+        ``allowed`` saves working out :meth:`allowed` again.
+        """
+        entry = self.student.returns.get(name)
+        if entry is None:
+            return None
+        allowed = allowed or self.allowed(name)
+        if entry is None or allowed is None:
+            return None
+        returned = entry[1]
+        if returned.value is None:
+            return Mismatch(
+                allowed.describe(),
+                returned.shown or "-",
+                _problem_message(name, returned.problem, returned.shown),
+            )
+        if allowed.contains(returned.value):
+            return None
+        return Mismatch(
+            allowed.describe(),
+            format_value(returned.value),
+            self._value_message(name, returned.value, allowed),
+        )
+
+    def _value_message(self, name: str, value: Number, allowed: Allowed) -> str:
+        true_value = format_value(self.values[name])
+        its = "its value for the player to move" if self.negamax else "its value"
+        head = f"{name} returned {format_value(value)} but {its} is {true_value}"
+        window = self.ref.windows.get(name)
+        if window is None:
+            return f"{head}."
+        alpha, beta = (format_value(bound) for bound in window)
+        if allowed.exact:
+            return f"{head}, inside {window_text(*window)}, so it must return {true_value}."
+        low, high = format_value(allowed.low), format_value(allowed.high)
+        if self.values[name] <= window[0]:  # it fails low
+            relation = "<=" if not allowed.high_open else "<"
+            return (
+                f"{head} {relation} alpha = {alpha}, so it must return a value v with "
+                f"{low} <= v {relation} {high}."
+            )
+        relation = ">=" if not allowed.low_open else ">"
+        mirrored = "<=" if not allowed.low_open else "<"
+        return (
+            f"{head} {relation} beta = {beta}, so it must return a value v with "
+            f"{low} {mirrored} v <= {high}."
+        )
+
+
+def _problem_message(name: str, problem: ValueProblem | None, shown: str) -> str:
+    if problem is None:
+        return f"{name} returned no value."
+    detail = f" ({shown})" if problem in (ValueProblem.NOT_A_NUMBER, ValueProblem.RIGGED) else ""
+    return f"{name} {problem.value}{detail}; a number was expected."

@@ -1,0 +1,74 @@
+"""The shape of a tree as feedback needs it: subtrees as preorder intervals, search order.
+
+Every question here (is x inside y's subtree, which child of y leads to x) is answered
+without recursion, so trees 10,000 levels deep cost nothing special.
+"""
+
+from __future__ import annotations
+
+from reference.search import Order
+from reference.tree import Tree
+
+
+class Geometry:
+    """Preorder positions, subtree ends, depths and children in search order."""
+
+    def __init__(self, tree: Tree, order: Order = "left-to-right") -> None:
+        self.tree = tree
+        self.order = order
+        nodes = list(tree)
+        index = {node.name: i for i, node in enumerate(nodes)}
+        end = [0] * len(nodes)
+        for i in range(len(nodes) - 1, -1, -1):  # a subtree ends where its last child's does
+            edges = nodes[i].edges
+            end[i] = end[index[edges[-1].child]] if edges else i + 1
+        depth = {tree.root.name: 0}
+        for node in nodes:
+            below = depth[node.name] + 1
+            for edge in node.edges:
+                depth[edge.child] = below
+        self.index = index
+        self.end = end
+        self.depth = depth
+
+    def contains(self, ancestor: str, name: str) -> bool:
+        """True when ``name`` is ``ancestor`` or lies in its subtree."""
+        i = self.index[ancestor]
+        return i <= self.index[name] < self.end[i]
+
+    def related(self, x: str, y: str) -> bool:
+        """True when one of ``x`` and ``y`` lies in the other's subtree."""
+        return self.contains(x, y) or self.contains(y, x)
+
+    def parent(self, name: str) -> str | None:
+        """The parent's name, or None for the root."""
+        parent = self.tree.parent(name)
+        return None if parent is None else parent.name
+
+    def children(self, name: str) -> tuple[str, ...]:
+        """The children of ``name`` in the order the search takes them."""
+        children = self.tree[name].children
+        return children if self.order == "left-to-right" else children[::-1]
+
+    def previous_sibling(self, name: str) -> str | None:
+        """The sibling searched just before ``name``, or None for a first child."""
+        parent = self.parent(name)
+        if parent is None:
+            return None
+        siblings = self.children(parent)
+        position = siblings.index(name)
+        return siblings[position - 1] if position > 0 else None
+
+    def child_toward(self, ancestor: str, name: str) -> str:
+        """The child of ``ancestor`` whose subtree holds ``name`` (a proper descendant)."""
+        while (parent := self.parent(name)) is not None and parent != ancestor:
+            name = parent
+        return name
+
+    def common_ancestor(self, x: str, y: str) -> str:
+        """The deepest node whose subtree holds both ``x`` and ``y``."""
+        while not self.contains(x, y):
+            parent = self.parent(x)
+            assert parent is not None
+            x = parent
+        return x

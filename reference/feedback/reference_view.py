@@ -1,0 +1,81 @@
+"""What the reference search did, indexed for comparison: order, windows, cut-offs.
+
+Besides reading the trace, this works out *why* the reference never visited a node: it
+lies under a child cut off at some node (``pruned``) or below the depth limit (``depth``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from reference.feedback.geometry import Geometry
+from reference.search import Backup, Cutoff, Enter, SearchResult
+from reference.tree import Number
+
+
+@dataclass(frozen=True, slots=True)
+class Unvisited:
+    """Why the reference never visited a node.
+
+    ``pruned``: ``at`` is the child (the node or an ancestor) cut off by its parent.
+    ``depth``: ``at`` is the ancestor at the depth limit, scored by its heuristic.
+    """
+
+    reason: Literal["pruned", "depth", "other"]
+    at: str
+
+
+@dataclass(slots=True)
+class ReferenceView:
+    """The reference search, indexed by node."""
+
+    order: list[str] = field(default_factory=list)
+    """Nodes in the order the reference entered them."""
+    windows: dict[str, tuple[Number, Number]] = field(default_factory=dict)
+    backups: dict[str, Backup] = field(default_factory=dict)
+    """The back-up of each searched child into its parent, by the child's name."""
+    cutoffs: dict[str, tuple[Backup, Cutoff]] = field(default_factory=dict)
+    """Each cut-off with the back-up that caused it, by the name of the node that cut."""
+    unvisited: dict[str, Unvisited] = field(default_factory=dict)
+
+    @property
+    def windowed(self) -> bool:
+        """True for a search with alpha-beta windows."""
+        return bool(self.windows)
+
+
+def read_reference(result: SearchResult, geometry: Geometry) -> ReferenceView:
+    """Index ``result``'s trace and explain every node it never visited."""
+    view = ReferenceView()
+    pruned_by: dict[str, str] = {}
+    last_backup: Backup | None = None
+    for event in result.trace:
+        if isinstance(event, Enter):
+            view.order.append(event.node)
+            if event.alpha is not None and event.beta is not None:
+                view.windows[event.node] = (event.alpha, event.beta)
+        elif isinstance(event, Backup):
+            view.backups[event.child] = event
+            last_backup = event
+        elif isinstance(event, Cutoff):
+            assert last_backup is not None and last_backup.node == event.node
+            view.cutoffs[event.node] = (last_backup, event)
+            for child in event.pruned:
+                pruned_by[child] = event.node
+    visited = set(view.order)
+    limit = result.options.depth_limit
+    for node in geometry.tree:  # preorder: a parent's reason is known before its children's
+        name = node.name
+        for child in node.children:
+            if child in visited:
+                continue
+            if name in view.unvisited:
+                view.unvisited[child] = view.unvisited[name]
+            elif child in pruned_by:
+                view.unvisited[child] = Unvisited("pruned", child)
+            elif limit is not None and geometry.depth[name] >= limit:
+                view.unvisited[child] = Unvisited("depth", name)
+            else:
+                view.unvisited[child] = Unvisited("other", child)
+    return view

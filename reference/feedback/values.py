@@ -1,0 +1,161 @@
+"""True node values, and which values a search may return at a node.
+
+A node's *true value* is its full minimax (expectiminimax) value, computed here bottom-up
+from the tree itself, never taken from a search's returned values. What a search may
+return at a node depends on the window it searched the node with (Knuth and Moore's
+bounds): inside the window only the true value will do; outside it, any value between the
+true value and the bound it fails on, so that fail-soft and fail-hard searches both pass.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from reference.search.negamax import mover, sign
+from reference.tree import Edge, Kind, Number, Tree
+from reference.values import format_value, normalize
+
+REL_TOLERANCE = 1e-9
+ABS_TOLERANCE = 1e-9
+"""How far apart two numbers may be and still count as the same, when either is a float."""
+
+
+def same(x: Number, y: Number) -> bool:
+    """True when ``x`` and ``y`` are equal: exactly for ints and Fractions, nearly for floats."""
+    if isinstance(x, float) or isinstance(y, float):
+        try:
+            return math.isclose(float(x), float(y), rel_tol=REL_TOLERANCE, abs_tol=ABS_TOLERANCE)
+        except OverflowError:  # an int too large for a float is far from any float value
+            return False
+    return x == y
+
+
+def at_most(x: Number, y: Number) -> bool:
+    """``x <= y``, with the tolerance of :func:`same`."""
+    return x <= y or same(x, y)
+
+
+@dataclass(frozen=True, slots=True)
+class Allowed:
+    """The values a node may return: the interval from ``low`` to ``high``.
+
+    An open end excludes its bound (the strict pruning rule makes the outside of a window
+    open: a strict search that fails low returns a value below alpha, never alpha itself).
+    ``low == high`` (both ends closed) means exactly one value.
+    """
+
+    low: Number
+    high: Number
+    low_open: bool = False
+    high_open: bool = False
+
+    @classmethod
+    def exactly(cls, value: Number) -> Allowed:
+        """Only ``value`` itself."""
+        return cls(value, value)
+
+    @property
+    def exact(self) -> bool:
+        """True when one value only is allowed."""
+        return self.low == self.high and not (self.low_open or self.high_open)
+
+    def contains(self, value: Number) -> bool:
+        """True when a search may return ``value``."""
+        if self.exact:
+            return same(value, self.low)
+        above = value > self.low if self.low_open else at_most(self.low, value)
+        below = value < self.high if self.high_open else at_most(value, self.high)
+        return above and below
+
+    def describe(self) -> str:
+        """``3`` for one value, ``[2, 3]`` or ``[2, 3)`` for an interval."""
+        if self.exact:
+            return format_value(self.low)
+        left = "(" if self.low_open else "["
+        right = ")" if self.high_open else "]"
+        return f"{left}{format_value(self.low)}, {format_value(self.high)}{right}"
+
+
+def allowed_values(
+    true_value: Number,
+    window: tuple[Number, Number] | None,
+    *,
+    prune_on_equality: bool = True,
+) -> Allowed:
+    """What a search may return at a node worth ``true_value`` searched with ``window``.
+
+    With AIMA's rule (prune on equality) the window is open: alpha < m < beta requires m,
+    m <= alpha allows [m, alpha] and m >= beta allows [beta, m]. With the strict rule the
+    window is closed: alpha <= m <= beta requires m, m < alpha allows [m, alpha) and
+    m > beta allows (beta, m]. Without a window only the true value will do.
+    """
+    if window is None:
+        return Allowed.exactly(true_value)
+    alpha, beta = window
+    if prune_on_equality:
+        if true_value <= alpha:
+            return Allowed(true_value, alpha)
+        if true_value >= beta:
+            return Allowed(beta, true_value)
+    else:
+        if true_value < alpha:
+            return Allowed(true_value, alpha, high_open=True)
+        if true_value > beta:
+            return Allowed(beta, true_value, low_open=True)
+    return Allowed.exactly(true_value)
+
+
+def true_values(tree: Tree, depth_limit: int | None = None) -> dict[str, Number]:
+    """The expectiminimax value of every node (from MAX's point of view), bottom-up.
+
+    With ``depth_limit`` a node at that depth is worth its heuristic, as are frontier nodes
+    anywhere; nodes below the limit get no value. A node whose value cannot be computed (a
+    cut-off node without a heuristic) is left out, with its ancestors.
+    """
+    nodes = list(tree)
+    depth = {tree.root.name: 0}
+    for node in nodes:
+        for edge in node.edges:
+            depth[edge.child] = depth[node.name] + 1
+    values: dict[str, Number] = {}
+    for node in reversed(nodes):  # reversed preorder: children before their parent
+        level = depth[node.name]
+        if depth_limit is not None and level > depth_limit:
+            continue
+        if node.is_leaf:
+            assert node.utility is not None
+            values[node.name] = node.utility
+        elif node.is_frontier or (depth_limit is not None and level >= depth_limit):
+            if node.heuristic is not None:
+                values[node.name] = node.heuristic
+        else:
+            value = _back_up(node.kind, node.edges, values)
+            if value is not None:
+                values[node.name] = value
+    return values
+
+
+def _back_up(kind: Kind, edges: tuple[Edge, ...], values: dict[str, Number]) -> Number | None:
+    children: list[Number] = []
+    for edge in edges:
+        child = values.get(edge.child)
+        if child is None:
+            return None
+        children.append(child)
+    if kind is Kind.MAX:
+        return max(children)
+    if kind is Kind.MIN:
+        return min(children)
+    total: Number = 0
+    for edge, child in zip(edges, children, strict=True):
+        assert edge.probability is not None
+        total += edge.probability * child
+    return normalize(total)
+
+
+def negamax_values(tree: Tree, values: dict[str, Number]) -> dict[str, Number]:
+    """``values`` (MAX's view) turned into the view of the player to move at each node."""
+    return {
+        name: sign(mover(tree[name], tree.parent(name))) * value for name, value in values.items()
+    }
