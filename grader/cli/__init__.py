@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from grader.cli.exercises import exercises
+from grader.cli.grade import grade
 
 
 @click.group()
@@ -14,3 +15,4 @@ def main() -> None:
 
 
 main.add_command(exercises)
+main.add_command(grade)

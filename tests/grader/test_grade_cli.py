@@ -1,0 +1,70 @@
+"""``grader grade``: the whole pipeline, sandbox included, on this machine."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from grader.cli import main
+
+LIBRARY = Path(__file__).resolve().parents[2] / "exercises" / "implementations"
+
+
+def grade(path: Path, *extra: str, slug: str = "aima-fig5.2-alphabeta") -> Any:
+    result = CliRunner().invoke(main, ["grade", "--exercise", slug, str(path), "--json", *extra])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_fail_hard_alphabeta_passes_every_tree() -> None:
+    report = grade(LIBRARY / "alphabeta" / "correct_fail_hard.py")
+    assert (report["verdict"], report["score"], report["max_score"]) == ("passed", 100.0, 100)
+    fig52 = report["cases"][0]
+    verdicts = {node["node"]: node["verdict"] for node in fig52["nodes"]}
+    assert verdicts["C2"] == verdicts["C3"] == "pruned"
+    assert {verdicts[name] for name in verdicts if name not in ("C2", "C3")} == {"ok"}
+    assert [case["hidden"] for case in report["cases"]].count(True) == 8
+    assert set(report) == {
+        "exercise", "verdict", "score", "max_score", "message", "stdout", "usage", "cases"
+    }  # fmt: skip
+    assert set(report["usage"]) == {"cpu_ms", "wall_ms", "max_rss_kb"}
+
+
+def test_textbook_nested_style_passes() -> None:
+    report = grade(LIBRARY / "alphabeta" / "correct_search.py")
+    assert report["verdict"] == "passed"
+
+
+def test_no_pruning_is_told_where_it_went_wrong() -> None:
+    report = grade(LIBRARY / "alphabeta" / "wrong_no_pruning.py")
+    assert report["verdict"] == "failed"
+    fig52 = report["cases"][0]
+    assert fig52["first_divergence"] == {
+        "node": "C",
+        "message": "At C (MIN, alpha = 3): after C1 returned 2, v = 2 <= alpha = 3, so C "
+        "could return at once; your search went on to C2.",
+    }
+    extra = [node["node"] for node in fig52["nodes"] if node["verdict"] == "extra"]
+    assert extra == ["C2", "C3"]
+    hidden = [case for case in report["cases"] if case["hidden"]]
+    assert all(set(case) <= {"name", "hidden", "verdict", "message"} for case in hidden)
+
+
+def test_syntax_error_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "broken.py"
+    path.write_text("def max_value(game, state, alpha, beta):\n    return (\n", encoding="utf-8")
+    report = grade(path)
+    assert report["verdict"] == "compile_error"
+    assert "line 2" in report["message"]
+    assert report["score"] == 0
+
+
+def test_text_report_marks_the_nodes() -> None:
+    path = LIBRARY / "alphabeta" / "wrong_no_pruning.py"
+    result = CliRunner().invoke(main, ["grade", "--exercise", "aima-fig5.2-alphabeta", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "C2 = 4  EXTRA: C2 was visited" in result.stdout
+    assert "first divergence at C" in result.stdout
