@@ -1,0 +1,96 @@
+"""What grading costs per visited node: a correct minimax run in the sandbox and judged,
+on random trees of growing size and on tic-tac-toe, with the in-process run of the same
+code as the baseline (the sandbox's overhead is the ratio).
+
+Usage: .venv/bin/python bench/grading_cost.py [--sizes 1000,10000,100000] [--tictactoe]
+Must run as root. Prints medians of --repeat runs per size (µs per visited node).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from pathlib import Path
+
+from reference.exercises.model import Limits
+from reference.feedback import judge
+from reference.games import generate
+from reference.naming import action_labels, child_names
+from reference.search import search
+from reference.tree import Edge, Kind, Node, Tree
+from worker.harness.local import entry_spec, run_local
+from worker.sandbox import Verdict, run_sandboxed
+
+SOURCE = (
+    Path(__file__).resolve().parents[1] / "exercises/implementations/minimax/correct_plain.py"
+).read_text()
+
+
+def random_tree(size: int, seed: int = 1) -> Tree:
+    """A MAX/MIN tree of about ``size`` nodes, branching 2-4, built breadth first."""
+    rng = random.Random(seed)
+    nodes: dict[str, Node] = {}
+    frontier = [("A", Kind.MAX, True)]
+    count = 1
+    while frontier:
+        name, kind, is_root = frontier.pop(0)
+        if count >= size:
+            nodes[name] = Node(name, Kind.LEAF, utility=rng.randint(-9, 9))
+            continue
+        width = rng.randint(2, 4)
+        names = child_names(name, width, parent_is_root=is_root)
+        count += width
+        edges = tuple(map(Edge, action_labels(name, width), names))
+        nodes[name] = Node(name, kind, edges)
+        other = Kind.MIN if kind is Kind.MAX else Kind.MAX
+        frontier += [(child, other, False) for child in names]
+    return Tree("A", nodes.values())
+
+
+def measure(tree: Tree, repeat: int) -> tuple[float, float, int]:
+    spec = entry_spec("minimax", ("max_value", "min_value"), tree)
+    limits = Limits(cpu_seconds=120, wall_seconds=300, memory_mb=2048)
+    sandboxed, local = [], []
+    visited = 0
+    reference = search(tree, "minimax")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        record = run_sandboxed(tree, SOURCE, "minimax.py", spec, limits)
+        assert record.outcome.verdict is Verdict.COMPLETED, record.outcome
+        feedback = judge(tree, reference, record.observed)
+        sandboxed.append(time.perf_counter() - start)
+        assert feedback.perfect
+        visited = len(record.observed.visited())
+        start = time.perf_counter()
+        judge(tree, reference, run_local(tree, SOURCE, spec).observed)
+        local.append(time.perf_counter() - start)
+    return statistics.median(sandboxed), statistics.median(local), visited
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--tictactoe", action="store_true", help="also the full tic-tac-toe tree")
+    args = parser.parse_args()
+    trees = [(f"random {int(size):,}", random_tree(int(size))) for size in args.sizes.split(",")]
+    if args.tictactoe:
+        trees.append(("tic-tac-toe", generate("tictactoe")))
+    print(
+        f"{'tree':>16} {'nodes':>9} {'sandbox s':>10} {'µs/node':>8} "
+        f"{'in-process s':>13} {'ratio':>6}"
+    )
+    for label, tree in trees:
+        repeat = 1 if len(tree) > 200_000 else args.repeat
+        sandboxed, local, visited = measure(tree, repeat)
+        per_node = sandboxed / visited * 1e6
+        print(
+            f"{label:>16} {visited:>9,} {sandboxed:>10.3f} {per_node:>8.1f} "
+            f"{local:>13.3f} {sandboxed / local:>6.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
