@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from grader.cli import hidden as _hidden  # noqa: F401  (registers its commands)
 from grader.cli.exercises import exercises
 from grader.cli.grade import grade
 

@@ -68,3 +68,22 @@ def test_text_report_marks_the_nodes() -> None:
     assert result.exit_code == 0, result.output
     assert "C2 = 4  EXTRA: C2 was visited" in result.stdout
     assert "first divergence at C" in result.stdout
+
+
+def test_check_hidden_shows_every_wrong_implementation_caught() -> None:
+    result = CliRunner().invoke(main, ["exercises", "check-hidden", "aima-fig5.2-alphabeta"])
+    assert result.exit_code == 0, result.output
+    assert "alphabeta/wrong_no_pruning" in result.stdout
+    assert result.stdout.rstrip().endswith("fail at least one hidden tree")
+
+
+def test_starter_file_compiles_and_names_the_entry_points(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["exercises", "starter", "aima-fig5.2-alphabeta"])
+    assert result.exit_code == 0, result.output
+    path = tmp_path / "starter.py"
+    path.write_text(result.stdout, encoding="utf-8")
+    compile(result.stdout, str(path), "exec")
+    assert "def max_value(game, state, alpha, beta):" in result.stdout
+    report = grade(path)
+    assert report["verdict"] == "runtime_error"
+    assert report["message"].startswith("NotImplementedError")

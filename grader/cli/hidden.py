@@ -1,0 +1,57 @@
+"""``grader exercises check-hidden SLUG`` and ``grader exercises starter SLUG``."""
+
+from __future__ import annotations
+
+import click
+
+from grader.cli.exercises import _exercise, exercises
+from grader.config import Settings
+from reference.hidden import LIBRARY_FOLDER, load_library, reference_judge, wrong_for
+from reference.hidden.selection import catch_table, select_hidden_trees
+from worker.harness.student import WINDOWED
+
+
+@exercises.command("check-hidden")
+@click.argument("slug")
+def check_hidden(slug: str) -> None:
+    """Show which hidden tree catches which wrong implementation (exit 1 if one escapes)."""
+    settings = Settings.from_env()
+    exercise = _exercise(slug)
+    wrong = wrong_for(exercise, load_library(settings.exercises_dir / LIBRARY_FOLDER))
+    fails = reference_judge(exercise)
+    selection = select_hidden_trees(exercise, settings.hidden_tree_key, wrong, fails)
+    table = catch_table(selection.trees, wrong, fails)
+    for line in table.lines():
+        click.echo(line)
+    escaped = table.uncaught()
+    if escaped:
+        click.echo(f"not caught by any hidden tree: {', '.join(escaped)}", err=True)
+        raise SystemExit(1)
+    click.echo(f"all {len(wrong)} wrong implementations fail at least one hidden tree")
+
+
+@exercises.command()
+@click.argument("slug")
+def starter(slug: str) -> None:
+    """Print a starter file for SLUG: the entry points to fill in, with the game interface."""
+    exercise = _exercise(slug)
+    parameters = "game, state"
+    if exercise.algorithm in WINDOWED:
+        parameters += ", alpha, beta"
+    if exercise.options.depth_limit is not None:
+        parameters += ", depth"
+    lines = [
+        f'"""{exercise.title}',
+        "",
+        *exercise.statement.strip().splitlines(),
+        "",
+        "The game: game.actions(state), game.result(state, action), game.terminal_test(state),",
+        'game.utility(state, player) with player "MAX" or "MIN", game.to_move(state),',
+        "game.successors(state), game.eval(state), game.chance_outcomes(state).",
+        '"""',
+        "",
+        "import math",
+    ]
+    for name in exercise.entry_points:
+        lines += ["", "", f"def {name}({parameters}):", "    raise NotImplementedError"]
+    click.echo("\n".join(lines))
