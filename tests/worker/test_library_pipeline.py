@@ -1,0 +1,68 @@
+"""Every implementation of the library, graded through the whole pipeline (sandbox, hidden
+trees, feedback): the correct ones pass every exercise of their kind, the wrong ones fail,
+and the feedback points at the node where the bug shows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reference.exercises import Exercise, load_catalog
+from reference.hidden import DEVELOPMENT_KEY, LIBRARY_FOLDER, Implementation, load_library
+from worker.grading import grade
+
+EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
+CATALOG = load_catalog(EXERCISES)
+LIBRARY = load_library(EXERCISES / LIBRARY_FOLDER)
+PAIRS = [
+    pytest.param(slug, implementation, id=f"{slug}:{implementation.name}")
+    for slug in CATALOG.slugs()
+    for implementation in LIBRARY
+    if implementation.applies_to(CATALOG.get(slug))
+]
+
+
+def flagged_nodes(case: dict[str, Any]) -> set[str]:
+    good = {"ok", "pruned", "not_observed"}
+    return {node["node"] for node in case.get("nodes", []) if node["verdict"] not in good}
+
+
+def public_case(report: dict[str, Any], where: str, exercise: Exercise) -> dict[str, Any]:
+    tree = where.split("/", 1)[1] if "/" in where else exercise.trees[0].name
+    return next(case for case in report["cases"] if case["name"] == tree)
+
+
+@pytest.mark.parametrize(("slug", "implementation"), PAIRS)
+def test_library_implementation_gets_its_verdict(slug: str, implementation: Implementation) -> None:
+    exercise = CATALOG.get(slug)
+    report = grade(
+        exercise,
+        implementation.source,
+        implementation.path.name,
+        key=DEVELOPMENT_KEY,
+        exercises_dir=EXERCISES,
+    )
+    if implementation.is_correct_for(exercise):
+        assert report["verdict"] == "passed", report["message"]
+        assert report["score"] == report["max_score"]
+        return
+    assert report["verdict"] != "passed", implementation.bug
+    assert report["score"] < report["max_score"]
+    header = implementation.first_divergence or ""
+    where, _, node = header.partition(" at ")
+    if where.split("/")[0] != slug:
+        return  # the bug first shows on another exercise's tree, or only on hidden trees
+    case = public_case(report, where, exercise)
+    divergence = (case.get("first_divergence") or {}).get("node")
+    tree = exercise.tree(case["name"]).tree
+    ancestors = set()
+    parent = tree.parent(node)
+    while parent is not None:
+        ancestors.add(parent.name)
+        parent = tree.parent(parent.name)
+    assert node in flagged_nodes(case) or divergence == node or divergence in ancestors, (
+        f"{implementation.bug}: expected feedback at {node}, got divergence {divergence} "
+        f"and flagged {sorted(flagged_nodes(case))[:8]}"
+    )
