@@ -14,6 +14,7 @@ from reference import treefile
 from reference.drawing import draw
 from reference.exercises import Catalog, Exercise, load_catalog, load_exercise
 from reference.exercises.loader import EXERCISE_FILE
+from reference.hidden import LIBRARY_FOLDER, load_library
 from reference.problems import FileProblems, Problem
 from reference.search import ALGORITHMS, SearchError, SearchOptions, SearchResult
 from reference.tree import Node, Tree
@@ -92,6 +93,12 @@ def validate(paths: tuple[Path, ...]) -> None:
 
 
 def _problems_of(path: Path) -> list[Problem]:
+    if path.is_dir() and path.name == LIBRARY_FOLDER:
+        try:
+            load_library(path)  # the implementation library: check its file headers
+        except FileProblems as error:
+            return error.problems
+        return []
     if path.is_dir() and (path / EXERCISE_FILE).is_file():
         folder = path
     elif path.name == EXERCISE_FILE:

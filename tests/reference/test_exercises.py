@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from grader.config import Settings
@@ -151,3 +153,15 @@ def test_domineering_min_moves_first_and_loses_whatever_it_does() -> None:
     values = search(tree, "minimax").trace.values()
     assert values[tree.root.name] == 1
     assert all(values[child] == 1 for child in tree.root.children)
+
+
+def test_validate_accepts_the_whole_exercises_folder() -> None:
+    from click.testing import CliRunner
+
+    from grader.cli import main
+
+    folder = Path(__file__).resolve().parents[2] / "exercises"
+    paths = sorted(str(path) for path in folder.iterdir() if path.is_dir())
+    result = CliRunner().invoke(main, ["exercises", "validate", *paths])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"{len(paths)} file(s) valid\n"
