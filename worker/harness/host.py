@@ -76,6 +76,38 @@ class TreeHost:
                 self.violation = str(violation)
             raise
 
+    def told(self, method: str, token: str) -> None:
+        """Record a call (``result``, ``terminal_test`` or ``to_move``) the student's side
+        answered itself from facts told in advance (see :meth:`lookahead`); it counts and
+        is checked like any request."""
+        if self.violation is None:
+            self.requests += 1
+            name = self._names.get(token)
+            if name is not None and self.requests <= self.request_cap:
+                if method != "result":
+                    self.observed.events.append(Visit(name, method))
+                return
+        # Let the full path name the violation.
+        self.request(method, token, None)
+
+    def root_facts(self) -> list[tuple[str, bool, str]]:
+        """The root's facts, as :meth:`lookahead` tells them of children."""
+        root = self.tree.root
+        return [(self.root_token, root.is_leaf, str(mover(root, None)))]
+
+    def lookahead(self, token: str) -> list[tuple[str, bool, str]]:
+        """For each child of the node ``token`` (already checked by its request), in
+        order: its handle, whether it is terminal and who moves there. Facts the
+        student's side may use to answer ``result``, ``terminal_test`` and ``to_move``
+        without a round trip; none of them is a value."""
+        node = self.tree[self._names[token]]
+        tree, mint = self.tree, self.token
+        facts = []
+        for edge in node.edges:
+            child = tree[edge.child]
+            facts.append((mint(child.name), child.is_leaf, str(mover(child, node))))
+        return facts
+
     def _answer(self, method: object, token: object, argument: object) -> object:
         if self.violation is not None:
             raise ProtocolViolation(self.violation)

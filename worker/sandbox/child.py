@@ -19,12 +19,22 @@ from worker.harness.student import StudentError, StudentResult, run_student
 from worker.harness.values import Described
 from worker.sandbox.confinement import Confinement, arrange_fds, confine
 from worker.sandbox.limits import ChildPlan
-from worker.sandbox.protocol import HEADER, decode_answer, decode_job, encode_request, frame
+from worker.sandbox.protocol import (
+    HEADER,
+    TOLD_METHODS,
+    Facts,
+    decode_answer,
+    decode_job,
+    encode_request,
+    encode_told,
+    frame,
+)
 from worker.sandbox.reports import encode_call, encode_report, encode_return
 from worker.sandbox.seccomp_filter import ANSWERS_FD, REQUESTS_FD
 
 TOKEN_LENGTH = 16
 """The length of the trusted side's handles (8 random bytes in hex)."""
+_FACTS_KEPT = 4096
 _NOTES_BATCH = 64
 _NOTES_BYTES = 16384
 _OUTPUT_BLOCK = 8192
@@ -38,23 +48,64 @@ _STARTED = frame(b"S")
 
 
 class RemoteBackend:
-    """The backend of the child's ``game``: one message per request, answered by the
-    trusted side. Notes of calls and returns are batched and travel with the next request."""
+    """The backend of the child's ``game``: one message per request. Requests that return
+    a value or a state's children wait for the trusted side's answer; ``result``,
+    ``terminal_test`` and ``to_move`` are answered from the facts told with the parent's
+    children (see :mod:`worker.sandbox.protocol`) and reported with the next message, as
+    are the notes of calls and returns."""
 
-    __slots__ = ("_pending", "_pending_bytes")
+    __slots__ = ("_children", "_facts", "_pending", "_pending_bytes")
 
-    def __init__(self) -> None:
+    def __init__(self, root_facts: Facts) -> None:
         self._pending: list[bytes] = []
         self._pending_bytes = 0
+        self._facts: dict[str, tuple[bool, str]] = {}
+        self._children: dict[str, dict[str, str]] = {}
+        self._learn("", [], root_facts)
 
     def request(self, method: str, token: str, argument: str | None) -> object:
+        if method in TOLD_METHODS:
+            answer = self._known(method, token, argument)
+            if answer is not None:
+                self._queue(encode_told(method, token, argument))
+                return answer
         body = encode_request(method, token, argument)
         if self._pending:
             body = b"".join(self._pending) + body
             self._pending.clear()
             self._pending_bytes = 0
         os.write(REQUESTS_FD, frame(body))
-        return decode_answer(method, receive())
+        answer, facts = decode_answer(method, receive())
+        if facts is not None:
+            actions = [pair[0] for pair in answer] if method != "actions" else answer
+            self._learn(token, actions, facts)
+        return answer
+
+    def _known(self, method: str, token: str, argument: str | None) -> object:
+        if method == "result":
+            children = self._children.get(token)
+            if children is None or argument is None:
+                return None
+            return children.get(argument)
+        facts = self._facts.get(token)
+        if facts is None:
+            return None
+        return facts[0] if method == "terminal_test" else facts[1]
+
+    def _learn(self, token: str, actions: list[str], facts: Facts) -> None:
+        if len(self._facts) > _FACTS_KEPT:
+            # A search needs the facts of the states along its path only; asking again
+            # for a forgotten one costs a round trip, nothing else.
+            self._facts.clear()
+            self._children.clear()
+        for child, terminal, mover in facts:
+            self._facts[child] = (terminal, mover)
+        if token:
+            self._children[token] = {
+                action: child
+                for action, (child, _, _) in zip(actions, facts, strict=False)
+                if "\n" not in action and "\0" not in action
+            }
 
     def note_call(
         self,
@@ -154,8 +205,8 @@ def run_child(
         _fail(REQUESTS_FD, f"confining the student's process failed: {error!r}")
     try:
         stdout, stderr = _redirect_output()
-        source, filename, spec, root = decode_job(receive())
-        backend = RemoteBackend()
+        source, filename, spec, root, root_facts = decode_job(receive())
+        backend = RemoteBackend(root_facts)
         _restrict_imports()
     except BaseException as error:
         _fail(REQUESTS_FD, f"preparing the student's process failed: {error!r}")

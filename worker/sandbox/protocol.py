@@ -15,6 +15,19 @@ length and a body. From the child (untrusted) to the trusted side a body holds z
 The trusted side parses these by hand or with ``json``; nothing from the child is
 unpickled or unmarshalled. From the trusted side to the child go the job and the answers,
 ``marshal``-encoded (safe in this direction: the child can only hurt itself).
+
+One round trip per visited node: the answer to ``actions``, ``successors`` or
+``chance_outcomes`` of a state also tells, for each child, its handle, whether it is
+terminal and who moves there (the job tells it of the root). The child answers
+``result``, ``terminal_test`` and ``to_move`` from these facts itself and still reports
+every such call, in order, with its next message (``=`` lines)::
+
+    =t3fa4c0d1e2b5a697\n        game.terminal_test(state), answered from told facts
+    =r3fa4c0d1e2b5a697\0a1\n    game.result(state, "a1"), likewise
+
+Calls that return a value or a state's children (``utility``, ``eval``, ``actions``,
+``successors``, ``chance_outcomes``) always wait for the trusted side's answer, so no
+search can learn a value, or what lies below a state, without its request on record.
 """
 
 from __future__ import annotations
@@ -39,6 +52,8 @@ FAILURE = ord("X")
 """The child's own setup failed (believed only before the student's code started)."""
 STARTED = ord("S")
 """The child has the job and starts the student's code."""
+TOLD = ord("=")
+"""A call the child answered from told facts (reported, not answered)."""
 CALL = ord("C")
 RETURN = ord("R")
 OUTPUT = ord("O")
@@ -56,7 +71,16 @@ METHOD_CODES = {
 }
 METHODS = {code[0]: method for method, code in METHOD_CODES.items()}
 
+LOOKAHEAD_METHODS = frozenset({"actions", "successors", "chance_outcomes"})
+"""Requests whose answer also carries the facts of the state's children."""
+TOLD_METHODS = frozenset({"result", "terminal_test", "to_move"})
+"""What the child may answer from told facts."""
+
+Facts = list[tuple[str, bool, str]]
+"""Per child, in order: (handle, terminal, who moves) (see ``TreeHost.lookahead``)."""
+
 _VALUE = b"v"
+_WITH_FACTS = b"f"
 _REFUSAL = b"r"
 
 
@@ -98,8 +122,11 @@ class Unframer:
 # --- trusted side -------------------------------------------------------------------------
 
 
-def encode_job(source: str, filename: str, spec: EntrySpec, root_token: str) -> bytes:
-    """What the child needs to run: the source, how to call it, and the root's handle."""
+def encode_job(
+    source: str, filename: str, spec: EntrySpec, root_token: str, root_facts: Facts
+) -> bytes:
+    """What the child needs to run: the source, how to call it, the root's handle and
+    facts (a list of one)."""
     fields = (
         source,
         filename,
@@ -109,18 +136,25 @@ def encode_job(source: str, filename: str, spec: EntrySpec, root_token: str) -> 
         spec.depth_limit,
         spec.recursion_limit,
         root_token,
+        root_facts,
     )
     return frame(marshal.dumps(fields))
 
 
-def encode_answer(method: str, answer: object) -> bytes:
-    """One framed answer of the tree host, with exact fractions as (numerator, denominator)."""
+def encode_answer(method: str, answer: object, facts: Facts | None = None) -> bytes:
+    """One framed answer of the tree host, with exact fractions as (numerator, denominator),
+    and the children's facts when given."""
     if type(answer) is Refusal:
         return frame(_REFUSAL + answer.message.encode())
+    plain: Any
     if method == "chance_outcomes":
         assert isinstance(answer, list)
-        return frame(_VALUE + marshal.dumps([(action, _plain(p)) for action, p in answer]))
-    return frame(_VALUE + marshal.dumps(_plain(answer)))
+        plain = [(action, _plain(p)) for action, p in answer]
+    else:
+        plain = _plain(answer)
+    if facts is None:
+        return frame(_VALUE + marshal.dumps(plain))
+    return frame(_WITH_FACTS + marshal.dumps((plain, facts)))
 
 
 def _plain(value: object) -> Any:
@@ -159,24 +193,39 @@ def encode_request(method: str, token: object, argument: str | None) -> bytes:
     return body + b"\0" + argument.encode("utf-8", "replace")
 
 
-def decode_answer(method: str, body: bytes) -> Any:
-    """The answer to ``method`` as the game returns it (a Refusal for a refused request)."""
-    if body[:1] == _REFUSAL:
-        return Refusal(body[1:].decode())
-    answer = marshal.loads(body[1:])
+def decode_answer(method: str, body: bytes) -> tuple[Any, Facts | None]:
+    """The answer to ``method`` as the game returns it (a Refusal for a refused request),
+    and the children's facts if the answer carries them."""
+    kind = body[:1]
+    if kind == _REFUSAL:
+        return Refusal(body[1:].decode()), None
+    facts = None
+    if kind == _WITH_FACTS:
+        answer, facts = marshal.loads(body[1:])
+    else:
+        answer = marshal.loads(body[1:])
     if method == "chance_outcomes":
-        return [(action, _number(p)) for action, p in answer]
+        return [(action, _number(p)) for action, p in answer], facts
     if method in ("utility", "eval"):
-        return _number(answer)
-    return answer
+        return _number(answer), None
+    return answer, facts
 
 
 def _number(value: Any) -> Any:
     return Fraction(*value) if type(value) is tuple else value
 
 
-def decode_job(body: bytes) -> tuple[str, str, EntrySpec, str]:
-    """(source, filename, spec, root token) from :func:`encode_job`."""
-    source, filename, algorithm, entries, root_kind, depth, recursion, root = marshal.loads(body)
+def decode_job(body: bytes) -> tuple[str, str, EntrySpec, str, Facts]:
+    """(source, filename, spec, root token, root facts) from :func:`encode_job`."""
+    fields = marshal.loads(body)
+    source, filename, algorithm, entries, root_kind, depth, recursion, root, facts = fields
     spec = EntrySpec(algorithm, tuple(entries), root_kind, depth, recursion)
-    return source, filename, spec, root
+    return source, filename, spec, root, facts
+
+
+def encode_told(method: str, token: str, argument: str | None) -> bytes:
+    """The line reporting a call the child answered from told facts."""
+    line = b"=" + METHOD_CODES[method] + token.encode()
+    if argument is not None:
+        line += b"\0" + argument.encode()
+    return line + b"\n"

@@ -1,10 +1,14 @@
 """What the child reports besides its requests: entry-function calls and returns (notes) and
 the final result, as JSON, and their strict reading on the trusted side.
 
-Values travel as ``[value, problem, shown]`` (a :data:`~worker.harness.values.Described`),
-with exact fractions as ``[numerator, denominator]`` and ±infinity as JSON's ``Infinity``.
-The trusted side accepts only exact ints, floats and integer pairs; anything else is a
-protocol violation, NaN becomes :attr:`ValueProblem.NOT_FINITE`.
+A note is one line of tab-separated fields: the function, the state's handle, then the
+values (a call's alpha, beta and depth; a return's value), each empty when absent. A plain
+int travels as ``i`` and its digits, a float as ``f`` and its ``repr``; any other value as
+``j`` and the JSON ``[value, problem, shown]`` of its
+:data:`~worker.harness.values.Described`, with exact fractions as
+``[numerator, denominator]``. The trusted side accepts only exact ints, floats and integer
+pairs; anything else is a protocol violation, NaN becomes
+:attr:`ValueProblem.NOT_FINITE`.
 """
 
 from __future__ import annotations
@@ -24,6 +28,10 @@ MESSAGE_LIMIT = 1000
 LINE_LIMIT = 300
 TRACEBACK_LIMIT = 20
 NAMES_LIMIT = 100
+_PLAIN_DIGITS = 40
+"""The longest plain int or float a note may carry."""
+_PLAIN_INT = 10**30
+"""Larger integers travel as JSON (their shown form is cut)."""
 _BITS_LIMIT = 1024
 """Larger integers are reported as not usable: JSON readers refuse very long numbers."""
 
@@ -39,13 +47,26 @@ def encode_call(
     depth: Described | None,
 ) -> bytes:
     """A note line: ``function`` was called on ``token`` with these bounds / depth."""
-    fields = [function, token, _wire(alpha), _wire(beta), _wire(depth)]
-    return b"C" + json.dumps(fields).encode() + b"\n"
+    fields = (function, token, _field(alpha), _field(beta), _field(depth))
+    return ("C" + "\t".join(fields) + "\n").encode()
 
 
 def encode_return(function: str, token: str, value: Described) -> bytes:
     """A note line: ``function`` called on ``token`` returned ``value``."""
-    return b"R" + json.dumps([function, token, _wire(value)]).encode() + b"\n"
+    return f"R{function}\t{token}\t{_field(value)}\n".encode()
+
+
+def _field(described: Described | None) -> str:
+    if described is None:
+        return ""
+    value, problem, shown = described
+    if problem is None:
+        kind = type(value)
+        if kind is int and -_PLAIN_INT < value < _PLAIN_INT:  # type: ignore[operator]
+            return f"i{value}"
+        if kind is float:
+            return "f" + shown
+    return "j" + json.dumps(_wire(described))
 
 
 def encode_report(result: StudentResult) -> bytes:
@@ -125,6 +146,38 @@ def read_described(obj: object) -> Described:
         if denominator != 0:
             return Fraction(numerator, denominator), None, shown
     raise ProtocolViolation("a reported value is not a number")
+
+
+def read_note(text: bytes, values: int) -> tuple[str, str, list[Described | None]]:
+    """(function, handle, values) of a note line (without its tag) carrying ``values``
+    values; anything malformed is a violation."""
+    fields = text.split(b"\t")
+    if len(fields) != values + 2:
+        raise ProtocolViolation("a malformed call report")
+    try:
+        function, token = fields[0].decode("ascii"), fields[1].decode("ascii")
+    except UnicodeDecodeError:
+        raise ProtocolViolation("a malformed call report") from None
+    return function, token, [_read_field(field) for field in fields[2:]]
+
+
+def _read_field(field: bytes) -> Described | None:
+    if not field:
+        return None
+    kind, body = field[:1], field[1:]
+    try:
+        if kind == b"i" and len(body) < _PLAIN_DIGITS:
+            return int(body), None, body.decode("ascii")
+        if kind == b"f" and len(body) < _PLAIN_DIGITS:
+            number = float(body)
+            if math.isnan(number):
+                return None, ValueProblem.NOT_FINITE, "nan"
+            return number, None, body.decode("ascii")
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolViolation("a reported value is not a number") from None
+    if kind == b"j":
+        return read_described(load(body))
+    raise ProtocolViolation("a malformed value report")
 
 
 def read_optional_described(obj: object) -> Described | None:

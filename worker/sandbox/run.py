@@ -101,7 +101,7 @@ def _run(
                 output_flood=options.output_flood,
                 note_cap=2 * host.request_cap + 2 * spec.recursion_limit,
             )
-            job = encode_job(source, filename, spec, host.root_token)
+            job = encode_job(source, filename, spec, host.root_token, host.root_facts())
             served = tree_server.serve(job, deadline)
         finally:
             grace = _CLOSE_GRACE if served.ending is Ending.CLOSED else 0.0

@@ -21,17 +21,20 @@ from worker.sandbox.protocol import (
     CALL,
     FAILURE,
     HEADER,
+    LOOKAHEAD_METHODS,
     MAX_MESSAGE,
     OUTPUT,
     REPORT,
     REQUEST,
     RETURN,
     STARTED,
+    TOLD,
+    TOLD_METHODS,
     Unframer,
     encode_answer,
     parse_request,
 )
-from worker.sandbox.reports import load, read_described, read_optional_described, read_report
+from worker.sandbox.reports import read_note, read_report
 
 _READ_SIZE = HEADER + MAX_MESSAGE
 
@@ -110,7 +113,7 @@ class TreeServer:
         poller = select.poll()
         poller.register(self.requests_fd, select.POLLIN)
         wait, read, fd = poller.poll, os.read, self.requests_fd
-        host, frames = self.host, Unframer()
+        frames = Unframer()
         deadline = self._deadline
         while True:
             remaining = deadline - time.monotonic()
@@ -122,10 +125,17 @@ class TreeServer:
             for body in frames.feed(data):
                 if body[:1] == b"?":
                     # The common case, kept short: one request, one answer.
-                    method, token, argument = parse_request(body, 0)
-                    self._answer(encode_answer(method, host.request(method, token, argument)))
+                    self._request(body, 0)
                 else:
                     self._other(body)
+
+    def _request(self, body: bytes, start: int) -> None:
+        method, token, argument = parse_request(body, start)
+        answer = self.host.request(method, token, argument)
+        if method in LOOKAHEAD_METHODS and type(answer) is list:
+            self._answer(encode_answer(method, answer, self.host.lookahead(token)))
+        else:
+            self._answer(encode_answer(method, answer))
 
     def _other(self, packet: bytes) -> None:
         if not packet:
@@ -138,18 +148,20 @@ class TreeServer:
             self.started = True
             return
         start = 0
-        while tag in (CALL, RETURN):
+        while tag in (CALL, RETURN, TOLD):
             end = packet.find(b"\n", start)
             if end < 0:
                 raise ProtocolViolation("a malformed message from the student's process")
-            self._note(tag, packet[start + 1 : end])
+            if tag == TOLD:
+                self._told(packet[start:end])
+            else:
+                self._note(tag, packet[start + 1 : end])
             start = end + 1
             if start == len(packet):
                 return
             tag = packet[start]
         if tag == REQUEST:
-            method, token, argument = parse_request(packet, start)
-            self._answer(encode_answer(method, self.host.request(method, token, argument)))
+            self._request(packet, start)
         elif tag == REPORT:
             self.served.result = read_report(packet[start + 1 :])
             raise _Stop(Ending.REPORTED)
@@ -162,21 +174,26 @@ class TreeServer:
         else:
             raise ProtocolViolation("a malformed message from the student's process")
 
+    def _told(self, line: bytes) -> None:
+        method, token, _ = parse_request(line, 0)
+        if method not in TOLD_METHODS:
+            raise ProtocolViolation("a call reported as answered that must be asked")
+        self.host.told(method, token)
+
     def _note(self, tag: int, text: bytes) -> None:
         self.notes += 1
         if self.notes > self.note_cap:
             raise ProtocolViolation(f"more than {self.note_cap:,} calls of the search functions")
-        fields = load(text)
-        if type(fields) is not list or len(fields) != (5 if tag == CALL else 3):
-            raise ProtocolViolation("a malformed call report")
-        function, token = fields[0], fields[1]
-        if function not in self.functions or type(token) is not str:
+        function, token, values = read_note(text, 3 if tag == CALL else 1)
+        if function not in self.functions:
             raise ProtocolViolation("a malformed call report")
         if tag == CALL:
-            alpha, beta, depth = (read_optional_described(value) for value in fields[2:])
-            self.host.note_call(function, token, alpha, beta, depth)
-        else:
-            self.host.note_return(function, token, read_described(fields[2]))
+            self.host.note_call(function, token, *values)
+            return
+        value = values[0]
+        if value is None:
+            raise ProtocolViolation("a malformed call report")
+        self.host.note_return(function, token, value)
 
     def _output(self, packet: bytes) -> None:
         served = self.served

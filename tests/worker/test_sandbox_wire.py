@@ -1,0 +1,106 @@
+"""The wire format between the child and the trusted side, read strictly on the trusted side."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from reference.observed import ValueProblem
+from worker.harness.host import ProtocolViolation
+from worker.harness.values import describe_value
+from worker.sandbox.protocol import (
+    decode_answer,
+    encode_answer,
+    encode_told,
+    parse_request,
+)
+from worker.sandbox.reports import encode_call, encode_return, read_note
+
+numbers = st.one_of(
+    st.integers(),
+    st.floats(allow_nan=True),
+    st.fractions(),
+    st.integers(min_value=2**1000, max_value=2**1100),
+    st.none(),
+    st.booleans(),
+    st.text(max_size=5),
+)
+
+
+@given(numbers, numbers, numbers)
+def test_notes_read_back_as_described(alpha: object, beta: object, value: object) -> None:
+    described = [describe_value(obj) for obj in (alpha, beta, value)]
+    line = encode_call("max_value", "0123456789abcdef", described[0], described[1], None)
+    assert line.endswith(b"\n") and line.count(b"\n") == 1
+    function, token, values = read_note(line[1:-1], 3)
+    assert (function, token, values[2]) == ("max_value", "0123456789abcdef", None)
+    for sent, received in zip(described[:2], values[:2], strict=True):
+        assert received is not None
+        value, problem, shown = received
+        if sent[1] is ValueProblem.TOO_LARGE:
+            assert value is None and problem is not None
+            continue
+        assert problem is sent[1]
+        assert value == sent[0] or (value is None and sent[0] is None)
+        assert type(value) is type(sent[0])
+        assert shown == sent[2][: len(shown)]
+    _, _, (returned,) = read_note(encode_return("min_value", "ab", described[2])[1:-1], 1)
+    assert returned is not None
+    if described[2][1] is not ValueProblem.TOO_LARGE:
+        assert returned[1] is described[2][1]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b"max_value",  # too few fields
+        b"max_value\tab\ti1\ti2\t\textra",
+        b"max_value\tab\tx1\t\t",  # unknown value kind
+        b"max_value\tab\ti1.5\t\t",  # not an int
+        b"max_value\tab\tfone\t\t",
+        b"max_value\tab\ti" + b"9" * 50 + b"\t\t",  # too long for a plain int
+        b"max_value\tab\tj{\t\t",  # bad JSON
+        b'max_value\tab\tj["x", null, "x"]\t\t',  # a string is not a number
+        b"max_\xffvalue\tab\t\t\t",
+    ],
+)
+def test_a_malformed_note_is_a_violation(line: bytes) -> None:
+    with pytest.raises(ProtocolViolation):
+        read_note(line, 3)
+
+
+def test_a_nan_float_note_is_read_as_not_finite() -> None:
+    _, _, values = read_note(b"f\tab\tfnan", 1)
+    assert values[0] == (None, ValueProblem.NOT_FINITE, "nan")
+
+
+def test_infinite_bounds_travel_as_floats() -> None:
+    line = encode_call("f", "t", describe_value(-math.inf), describe_value(math.inf), None)
+    _, _, values = read_note(line[1:-1], 3)
+    assert values[0] == (-math.inf, None, "-inf") and values[1] == (math.inf, None, "inf")
+
+
+def test_answers_carry_the_childrens_facts_only_when_given() -> None:
+    facts = [("aa", True, "MIN"), ("bb", False, "MIN")]
+    body = encode_answer("actions", ["a1", "a2"], facts)[4:]
+    assert decode_answer("actions", body) == (["a1", "a2"], facts)
+    body = encode_answer("utility", Fraction(1, 3))[4:]
+    assert decode_answer("utility", body) == (Fraction(1, 3), None)
+    outcomes = [("a1", Fraction(1, 2)), ("a2", Fraction(1, 2))]
+    body = encode_answer("chance_outcomes", outcomes, facts)[4:]
+    assert decode_answer("chance_outcomes", body) == (outcomes, facts)
+
+
+def test_a_told_line_parses_as_its_call() -> None:
+    line = encode_told("result", "0123456789abcdef", "a1")
+    assert line.endswith(b"\n")
+    assert parse_request(line[:-1], 0) == ("result", "0123456789abcdef", "a1")
+    assert parse_request(encode_told("terminal_test", "ab", None)[:-1], 0) == (
+        "terminal_test",
+        "ab",
+        None,
+    )
