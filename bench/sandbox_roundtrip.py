@@ -1,6 +1,7 @@
 """What the sandbox costs: one game call's round trip, and one whole run on a tiny tree.
 
-1. Round trip: a submission makes N ``game.terminal_test`` calls and times them itself;
+1. Round trip: a submission makes N ``game.actions`` calls (each waits for the grader's
+   answer; ``terminal_test`` is answered in the child) and times them itself;
    with the grader and the child pinned to one CPU, and unpinned (the baseline). For
    scale, the same round trip between two bare processes over the same pipes.
 2. Run: ``run_sandboxed`` of a correct alpha-beta on AIMA Figure 5.2 with a warm
@@ -29,10 +30,10 @@ FIG52 = "MAX[ MIN[3 12 8] MIN[2 4 6] MIN[14 5 2] ]"
 CALLS = """
 import time
 def max_value(game, state, alpha, beta):
-    game.terminal_test(state)
+    game.actions(state)
     start = time.perf_counter()
     for _ in range({calls}):
-        game.terminal_test(state)
+        game.actions(state)
     print((time.perf_counter() - start) / {calls})
     return 0
 def min_value(game, state, alpha, beta):
