@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from reference.hidden import DEVELOPMENT_KEY
 
 PREFIX = "GRADER_"
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_INSTANCE = PROJECT_ROOT / "instance"
+_TRUE = ("1", "true", "yes", "on")
+
+
+class ConfigError(RuntimeError):
+    """The configuration cannot be used (for example no secret key in production)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,17 +29,86 @@ class Settings:
     """The secret from which hidden trees are drawn; set it in production."""
     sandbox_allow_unconfined: bool = False
     """Grade even where seccomp or the uid drop is unavailable (development only)."""
+    env: str = "production"
+    """"development" allows a built-in secret key and insecure cookies; anything else is
+    production."""
+    secret_key: str = ""
+    instance_dir: Path = DEFAULT_INSTANCE
+    """Where the embedded SQLite database and broker live."""
+    database_url: str = ""
+    """SQLAlchemy URL; empty: SQLite in ``instance_dir``."""
+    redis_url: str = ""
+    """Celery's broker and result backend; empty: a broker on SQLite in ``instance_dir``."""
+    upload_limit_bytes: int = 256 * 1024
+    submission_min_gap_seconds: int = 10
+    submissions_per_hour: int = 30
+    run_timeout_seconds: int = 900
+    """A run queued or running this long is re-enqueued by the reaper."""
+    max_run_attempts: int = 3
+    """Deliveries of a run's task before it ends as internal_error."""
+    node_rows_limit: int = 2000
+    """Trees with more nodes store only the nodes that are not ok or pruned, up to this many."""
+    eager_tasks: bool = False
+    """Run Celery tasks in process (unit tests only)."""
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def development(self) -> bool:
+        return self.env == "development"
+
+    @property
+    def sqlalchemy_url(self) -> str:
+        return self.database_url or f"sqlite:///{self.instance_dir / 'grader.db'}"
+
+    @property
+    def broker_url(self) -> str:
+        return self.redis_url or f"sqla+sqlite:///{self.instance_dir / 'broker.db'}"
+
+    @property
+    def result_backend(self) -> str:
+        return self.redis_url or f"db+sqlite:///{self.instance_dir / 'results.db'}"
+
+    def checked(self) -> Settings:
+        """These settings, or ConfigError when they are unsafe outside development."""
+        if not self.development:
+            if not self.secret_key:
+                raise ConfigError(
+                    "GRADER_SECRET_KEY is not set: the service refuses to start without a "
+                    "secret key outside development (GRADER_ENV=development)"
+                )
+            if len(self.secret_key) < 16:
+                raise ConfigError("GRADER_SECRET_KEY is too short (16 characters at least)")
+        return self
+
+    @property
+    def effective_secret_key(self) -> str:
+        return self.secret_key or "development-only-secret-key"
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         """Settings from ``GRADER_*`` variables, defaults for the rest."""
         env = os.environ if environ is None else environ
-        defaults = cls()
+        d = cls()
+
+        def get(name: str, default: object) -> str:
+            return env.get(f"{PREFIX}{name}", str(default))
+
         return cls(
-            exercises_dir=Path(env.get(f"{PREFIX}EXERCISES_DIR", defaults.exercises_dir)),
-            max_tree_nodes=int(env.get(f"{PREFIX}MAX_TREE_NODES", defaults.max_tree_nodes)),
-            hidden_tree_key=env.get(f"{PREFIX}HIDDEN_TREE_KEY", "").encode()
-            or defaults.hidden_tree_key,
-            sandbox_allow_unconfined=env.get(f"{PREFIX}SANDBOX_ALLOW_UNCONFINED", "").lower()
-            in ("1", "true", "yes"),
+            exercises_dir=Path(get("EXERCISES_DIR", d.exercises_dir)),
+            max_tree_nodes=int(get("MAX_TREE_NODES", d.max_tree_nodes)),
+            hidden_tree_key=env.get(f"{PREFIX}HIDDEN_TREE_KEY", "").encode() or d.hidden_tree_key,
+            sandbox_allow_unconfined=get("SANDBOX_ALLOW_UNCONFINED", "").lower() in _TRUE,
+            env=get("ENV", d.env).lower(),
+            secret_key=get("SECRET_KEY", ""),
+            instance_dir=Path(get("INSTANCE_DIR", d.instance_dir)),
+            database_url=get("DATABASE_URL", ""),
+            redis_url=get("REDIS_URL", ""),
+            upload_limit_bytes=int(get("UPLOAD_LIMIT_BYTES", d.upload_limit_bytes)),
+            submission_min_gap_seconds=int(
+                get("SUBMISSION_MIN_GAP_SECONDS", d.submission_min_gap_seconds)
+            ),
+            submissions_per_hour=int(get("SUBMISSIONS_PER_HOUR", d.submissions_per_hour)),
+            run_timeout_seconds=int(get("RUN_TIMEOUT_SECONDS", d.run_timeout_seconds)),
+            max_run_attempts=int(get("MAX_RUN_ATTEMPTS", d.max_run_attempts)),
+            node_rows_limit=int(get("NODE_ROWS_LIMIT", d.node_rows_limit)),
         )

@@ -7,6 +7,7 @@ import click
 from grader.cli import hidden as _hidden  # noqa: F401  (registers its commands)
 from grader.cli.exercises import exercises
 from grader.cli.grade import grade
+from grader.cli.service import courses, db, users
 
 
 @click.group()
@@ -17,3 +18,6 @@ def main() -> None:
 
 main.add_command(exercises)
 main.add_command(grade)
+main.add_command(db)
+main.add_command(users)
+main.add_command(courses)

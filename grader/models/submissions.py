@@ -1,0 +1,113 @@
+"""Submissions, their grading runs, and the per-tree and per-node results of a run."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import ForeignKey, Index, String, Text
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from grader.models.base import Base, utcnow
+
+
+class RunState(StrEnum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    GRADED = "graded"
+    ERROR = "error"
+
+
+class Submission(Base):
+    __tablename__ = "submissions"
+    __table_args__ = (Index("ix_submissions_user_exercise", "user_id", "exercise_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    exercise_id: Mapped[int] = mapped_column(ForeignKey("exercises.id", ondelete="CASCADE"))
+    attempt: Mapped[int]
+    """The student's attempt number on this exercise (1, 2, ...)."""
+    filename: Mapped[str] = mapped_column(String(200))
+    source: Mapped[str] = mapped_column(Text)
+    origin: Mapped[str] = mapped_column(String(20), default="web")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    runs: Mapped[list[GradingRun]] = relationship(
+        back_populates="submission", order_by="GradingRun.id"
+    )
+
+    @property
+    def latest_run(self) -> GradingRun | None:
+        return self.runs[-1] if self.runs else None
+
+
+class GradingRun(Base):
+    """One grading of a submission against one exercise version."""
+
+    __tablename__ = "grading_runs"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    submission_id: Mapped[int] = mapped_column(
+        ForeignKey("submissions.id", ondelete="CASCADE"), index=True
+    )
+    exercise_version_id: Mapped[int] = mapped_column(ForeignKey("exercise_versions.id"))
+    state: Mapped[str] = mapped_column(String(20), default=RunState.QUEUED, index=True)
+    deliveries: Mapped[int] = mapped_column(default=0)
+    """How many times a worker started this run (a lost worker leaves it running)."""
+    queued_at: Mapped[datetime] = mapped_column(default=utcnow)
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+    worker: Mapped[str | None] = mapped_column(String(200))
+    task_id: Mapped[str | None] = mapped_column(String(200))
+    verdict: Mapped[str | None] = mapped_column(String(40))
+    score: Mapped[float | None]
+    max_score: Mapped[float | None]
+    message: Mapped[str | None] = mapped_column(Text)
+    report: Mapped[dict[str, Any] | None]
+
+    submission: Mapped[Submission] = relationship(back_populates="runs")
+    trees: Mapped[list[TreeResult]] = relationship(
+        back_populates="run", order_by="TreeResult.position", cascade="all, delete-orphan"
+    )
+
+
+class TreeResult(Base):
+    __tablename__ = "tree_results"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    run_id: Mapped[int] = mapped_column(
+        ForeignKey("grading_runs.id", ondelete="CASCADE"), index=True
+    )
+    position: Mapped[int]
+    name: Mapped[str] = mapped_column(String(200))
+    hidden: Mapped[bool]
+    verdict: Mapped[str] = mapped_column(String(40))
+    message: Mapped[str] = mapped_column(Text, default="")
+    score: Mapped[float | None]
+    max_score: Mapped[float | None]
+    node_count: Mapped[int] = mapped_column(default=0)
+    counts: Mapped[dict[str, Any] | None]
+    """Verdict -> number of nodes (complete even when not every node has a row)."""
+
+    run: Mapped[GradingRun] = relationship(back_populates="trees")
+    nodes: Mapped[list[NodeResult]] = relationship(
+        back_populates="tree", order_by="NodeResult.position", cascade="all, delete-orphan"
+    )
+
+
+class NodeResult(Base):
+    __tablename__ = "node_results"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tree_result_id: Mapped[int] = mapped_column(
+        ForeignKey("tree_results.id", ondelete="CASCADE"), index=True
+    )
+    position: Mapped[int]
+    node: Mapped[str] = mapped_column(String(1000))
+    verdict: Mapped[str] = mapped_column(String(40))
+    expected: Mapped[str | None] = mapped_column(String(200))
+    actual: Mapped[str | None] = mapped_column(String(200))
+    message: Mapped[str] = mapped_column(Text, default="")
+
+    tree: Mapped[TreeResult] = relationship(back_populates="nodes")

@@ -1,0 +1,1 @@
+"""The service's operations as plain functions over a SQLAlchemy session (no Flask here)."""

@@ -1,0 +1,151 @@
+"""Exercises in the database: versions are an exercise folder's files, by content hash.
+
+A version is materialised once into ``instance_dir/versions/<hash>/<slug>/`` so that the
+reference engine's loader reads it like any exercise folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from grader.config import Settings
+from grader.models import Course, Exercise, ExerciseVersion, User
+from reference.exercises.catalog import load_catalog
+from reference.exercises.loader import EXERCISE_FILE, load_exercise
+from reference.exercises.model import Exercise as ExerciseModel
+from reference.problems import FileProblems, Problem
+
+MAX_FILES = 50
+
+
+def folder_files(folder: Path) -> dict[str, str]:
+    """The files of an exercise folder (its YAML files, not its subfolders), name -> text."""
+    return {
+        path.name: path.read_text(encoding="utf-8")
+        for path in sorted(folder.iterdir())
+        if path.is_file() and path.suffix in (".yaml", ".yml")
+    }
+
+
+def content_hash(files: dict[str, str]) -> str:
+    """A hash of the files' names and contents (the version's identity)."""
+    canonical = json.dumps(sorted(files.items()), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _safe_name(name: str) -> bool:
+    return bool(name) and "/" not in name and "\\" not in name and not name.startswith(".")
+
+
+def check_files(slug: str, files: dict[str, str]) -> ExerciseModel | list[Problem]:
+    """The exercise ``files`` define under ``slug``, or its problems (named by file name)."""
+    if EXERCISE_FILE not in files:
+        return [Problem(EXERCISE_FILE, 1, 1, "the exercise needs an exercise.yaml file")]
+    bad = [name for name in files if not _safe_name(name)]
+    if bad:
+        return [Problem(name, 1, 1, "not a plain file name") for name in bad]
+    if len(files) > MAX_FILES:
+        return [Problem(EXERCISE_FILE, 1, 1, f"more than {MAX_FILES} files")]
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch) / slug
+        _write(folder, files)
+        try:
+            return load_exercise(folder)
+        except FileProblems as problems:
+            prefix = str(folder) + "/"
+            return [
+                Problem(p.file.removeprefix(prefix), p.line, p.column, p.message)
+                for p in problems.problems
+            ]
+
+
+def _write(folder: Path, files: dict[str, str]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+
+
+def materialize(settings: Settings, slug: str, version: ExerciseVersion) -> Path:
+    """The folder holding ``version``'s files (written on first use)."""
+    folder = settings.instance_dir / "versions" / version.content_hash / slug
+    if not folder.is_dir():
+        staging = Path(tempfile.mkdtemp(dir=settings.instance_dir))
+        _write(staging / slug, version.files)
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            (staging / slug).rename(folder)
+        except OSError:
+            if not folder.is_dir():  # not a concurrent writer that won the race
+                raise
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    return folder
+
+
+def load_version(settings: Settings, slug: str, version: ExerciseVersion) -> ExerciseModel:
+    """The reference engine's exercise of ``version``."""
+    return _load(str(materialize(settings, slug, version)))
+
+
+@lru_cache(maxsize=64)
+def _load(folder: str) -> ExerciseModel:
+    return load_exercise(folder)
+
+
+def save_version(
+    session: Session,
+    exercise: Exercise,
+    files: dict[str, str],
+    statement: str,
+    user: User | None = None,
+) -> ExerciseVersion:
+    """The version holding ``files`` (an existing one when the content is the same)."""
+    digest = content_hash(files)
+    found = session.scalar(
+        select(ExerciseVersion).where(
+            ExerciseVersion.exercise_id == exercise.id, ExerciseVersion.content_hash == digest
+        )
+    )
+    if found is not None:
+        return found
+    version = ExerciseVersion(
+        exercise_id=exercise.id,
+        content_hash=digest,
+        files=files,
+        statement=statement,
+        created_by_id=None if user is None else user.id,
+    )
+    session.add(version)
+    session.flush()
+    return version
+
+
+def import_library(session: Session, settings: Settings, course: Course) -> list[Exercise]:
+    """Add (or update) every exercise of the library folder to ``course``, published."""
+    catalog = load_catalog(settings.exercises_dir)
+    imported = []
+    for slug in catalog.slugs():
+        model = catalog.get(slug)
+        exercise = session.scalar(
+            select(Exercise).where(Exercise.course_id == course.id, Exercise.slug == slug)
+        )
+        if exercise is None:
+            exercise = Exercise(course_id=course.id, slug=slug, title=model.title)
+            session.add(exercise)
+            session.flush()
+        files = folder_files(settings.exercises_dir / slug)
+        version = save_version(session, exercise, files, model.statement)
+        exercise.current_version_id = version.id
+        exercise.title = model.title
+        exercise.published = True
+        imported.append(exercise)
+    session.flush()
+    return imported

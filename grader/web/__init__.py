@@ -1,0 +1,61 @@
+"""The Flask application: ``create_app`` wires configuration, database, login and pages."""
+
+from __future__ import annotations
+
+from flask import Flask, g
+from flask_login import LoginManager
+from flask_wtf.csrf import CSRFProtect
+
+from grader.config import Settings
+from grader.db import Database
+from grader.models import User
+
+csrf = CSRFProtect()
+login_manager = LoginManager()
+login_manager.login_view = "auth.login"
+login_manager.login_message = "Please sign in to see this page."
+
+
+def create_app(settings: Settings | None = None, database: Database | None = None) -> Flask:
+    """The application for ``settings`` (default: from the environment)."""
+    settings = (settings or Settings.from_env()).checked()
+    app = Flask(__name__)
+    app.config.update(
+        SECRET_KEY=settings.effective_secret_key,
+        MAX_CONTENT_LENGTH=settings.upload_limit_bytes + 16 * 1024,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=not settings.development,
+        REMEMBER_COOKIE_SECURE=not settings.development,
+        REMEMBER_COOKIE_HTTPONLY=True,
+        WTF_CSRF_TIME_LIMIT=None,
+    )
+    app.extensions["grader.settings"] = settings
+    app.extensions["grader.db"] = database or Database.from_settings(settings)
+    csrf.init_app(app)
+    login_manager.init_app(app)
+
+    from grader.web import auth, errors, instructor, ops, student
+
+    errors.register(app)
+    app.register_blueprint(auth.blueprint)
+    app.register_blueprint(student.blueprint)
+    app.register_blueprint(instructor.blueprint)
+    app.register_blueprint(ops.blueprint)
+    app.teardown_appcontext(_close_session)
+    return app
+
+
+@login_manager.user_loader
+def _load_user(user_id: str) -> User | None:
+    from grader.web.context import db_session
+
+    if not user_id.isdigit():
+        return None
+    return db_session().get(User, int(user_id))
+
+
+def _close_session(_error: BaseException | None) -> None:
+    session = g.pop("db_session", None)
+    if session is not None:
+        session.close()

@@ -1,0 +1,35 @@
+"""The Celery application: ``celery -A worker.celery_app worker``.
+
+Configured from :class:`grader.config.Settings` (Redis when ``GRADER_REDIS_URL`` is set, else
+a broker on SQLite that needs no server). Tasks are acknowledged late and requeued when a
+worker is lost; the database, not the broker, is the truth about a run.
+"""
+
+from __future__ import annotations
+
+from celery import Celery
+
+from grader.config import Settings
+
+
+def make_celery(settings: Settings | None = None) -> Celery:
+    settings = settings or Settings.from_env()
+    if not settings.redis_url:
+        settings.instance_dir.mkdir(parents=True, exist_ok=True)
+    app = Celery("grader", broker=settings.broker_url, backend=settings.result_backend)
+    app.conf.update(
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        task_serializer="json",
+        accept_content=["json"],
+        result_expires=3600,
+        task_always_eager=settings.eager_tasks,
+        broker_connection_retry_on_startup=True,
+        include=["worker.tasks"],
+    )
+    app.conf.grader_settings = settings
+    return app
+
+
+app = make_celery()
