@@ -14,6 +14,7 @@ import statistics
 import time
 from pathlib import Path
 
+from reference.allocation import gc_paused
 from reference.exercises.model import Limits
 from reference.feedback import judge
 from reference.games import generate
@@ -57,14 +58,16 @@ def measure(tree: Tree, repeat: int) -> tuple[float, float, int]:
     reference = search(tree, "minimax")
     for _ in range(repeat):
         start = time.perf_counter()
-        record = run_sandboxed(tree, SOURCE, "minimax.py", spec, limits)
-        assert record.outcome.verdict is Verdict.COMPLETED, record.outcome
-        feedback = judge(tree, reference, record.observed)
+        with gc_paused():  # as worker.grading does
+            record = run_sandboxed(tree, SOURCE, "minimax.py", spec, limits)
+            assert record.outcome.verdict is Verdict.COMPLETED, record.outcome
+            feedback = judge(tree, reference, record.observed)
         sandboxed.append(time.perf_counter() - start)
         assert feedback.perfect
         visited = len(record.observed.visited())
         start = time.perf_counter()
-        judge(tree, reference, run_local(tree, SOURCE, spec).observed)
+        with gc_paused():
+            judge(tree, reference, run_local(tree, SOURCE, spec).observed)
         local.append(time.perf_counter() - start)
     return statistics.median(sandboxed), statistics.median(local), visited
 
