@@ -44,6 +44,8 @@ class Settings:
     submissions_per_hour: int = 30
     run_timeout_seconds: int = 900
     """A run queued or running this long is re-enqueued by the reaper."""
+    reaper_interval_seconds: int = 60
+    """How often the beat process runs the reaper."""
     max_run_attempts: int = 3
     """Deliveries of a run's task before it ends as internal_error."""
     node_rows_limit: int = 2000
@@ -109,6 +111,7 @@ class Settings:
             ),
             submissions_per_hour=int(get("SUBMISSIONS_PER_HOUR", d.submissions_per_hour)),
             run_timeout_seconds=int(get("RUN_TIMEOUT_SECONDS", d.run_timeout_seconds)),
+            reaper_interval_seconds=int(get("REAPER_INTERVAL_SECONDS", d.reaper_interval_seconds)),
             max_run_attempts=int(get("MAX_RUN_ATTEMPTS", d.max_run_attempts)),
             node_rows_limit=int(get("NODE_ROWS_LIMIT", d.node_rows_limit)),
         )

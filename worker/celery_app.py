@@ -27,6 +27,12 @@ def make_celery(settings: Settings | None = None) -> Celery:
         task_always_eager=settings.eager_tasks,
         broker_connection_retry_on_startup=True,
         include=["worker.tasks"],
+        beat_schedule={
+            "reap-stuck-runs": {
+                "task": "worker.tasks.reap_stuck_runs",
+                "schedule": float(settings.reaper_interval_seconds),
+            }
+        },
     )
     app.conf.grader_settings = settings
     return app

@@ -9,6 +9,7 @@ from flask_wtf.csrf import CSRFProtect
 from grader.config import Settings
 from grader.db import Database
 from grader.models import User
+from grader.services.queue import Queue
 
 csrf = CSRFProtect()
 login_manager = LoginManager()
@@ -31,7 +32,9 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         WTF_CSRF_TIME_LIMIT=None,
     )
     app.extensions["grader.settings"] = settings
-    app.extensions["grader.db"] = database or Database.from_settings(settings)
+    database = database or Database.from_settings(settings)
+    app.extensions["grader.db"] = database
+    app.extensions["grader.queue"] = Queue(settings, database)
     csrf.init_app(app)
     login_manager.init_app(app)
 

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from grader.config import Settings
 from grader.db import Database
 from grader.models import Role
+from grader.services.queue import Queue
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -24,6 +25,12 @@ def settings() -> Settings:
 
 def database() -> Database:
     value: Database = current_app.extensions["grader.db"]
+    return value
+
+
+def queue() -> Queue:
+    """The way to the workers (send runs only after their rows are committed)."""
+    value: Queue = current_app.extensions["grader.queue"]
     return value
 
 

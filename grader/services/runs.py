@@ -1,0 +1,169 @@
+"""Grading runs: their place in the queue, starting and finishing them, the reaper, regrades.
+
+The database is the truth about a run. A task delivery starts a run (counting deliveries),
+and only the delivery that still owns the run when grading ends may store its result, so a
+run is graded exactly once however often its task is delivered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.orm import Session
+
+from grader.config import Settings
+from grader.models import Exercise, GradingRun, RunState, Submission, utcnow
+from grader.services.results import store_report
+
+INTERNAL_ERROR = "internal_error"
+UNSENT_GRACE = timedelta(seconds=30)
+"""A queued run whose task never reached the broker is re-sent after this long."""
+
+
+def queue_position(session: Session, run: GradingRun) -> int | None:
+    """1 for the next run to be graded; None when ``run`` is not queued."""
+    if run.state != RunState.QUEUED:
+        return None
+    ahead = session.scalar(
+        select(func.count())
+        .select_from(GradingRun)
+        .where(GradingRun.state == RunState.QUEUED, GradingRun.id < run.id)
+    )
+    return (ahead or 0) + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """What a delivery may do with its run: ``grade`` it, or nothing (``reason`` says why)."""
+
+    grade: bool
+    reason: str
+    delivery: int = 0
+
+
+def start_run(
+    session: Session, settings: Settings, run_id: int, worker: str, task_id: str
+) -> Start:
+    """Claim ``run_id`` for this delivery (commits)."""
+    run = session.scalar(select(GradingRun).where(GradingRun.id == run_id).with_for_update())
+    if run is None:
+        session.rollback()
+        return Start(False, "no such run")
+    if run.state in (RunState.GRADED, RunState.ERROR):
+        session.rollback()
+        return Start(False, f"already {run.state}")
+    run.deliveries += 1
+    now = utcnow()
+    if run.deliveries > settings.max_run_attempts:
+        _fail(
+            run,
+            f"grading was interrupted {run.deliveries - 1} times; this is a fault of the "
+            "grader, not of your code, and does not count as an attempt",
+            now,
+        )
+        session.commit()
+        return Start(False, "too many deliveries")
+    run.state = RunState.RUNNING
+    run.started_at = now
+    run.worker = worker[:200]
+    run.task_id = task_id[:200]
+    delivery = run.deliveries
+    session.commit()
+    return Start(True, "started", delivery)
+
+
+def _owned(session: Session, run_id: int, delivery: int) -> GradingRun | None:
+    run = session.scalar(select(GradingRun).where(GradingRun.id == run_id).with_for_update())
+    if run is None or run.state != RunState.RUNNING or run.deliveries != delivery:
+        return None
+    return run
+
+
+def finish_run(
+    session: Session, settings: Settings, run_id: int, delivery: int, report: dict[str, Any]
+) -> bool:
+    """Store ``report`` if this delivery still owns the run (commits); False: discarded."""
+    run = _owned(session, run_id, delivery)
+    if run is None:
+        session.rollback()
+        return False
+    store_report(run, report, settings.node_rows_limit)
+    run.state = RunState.GRADED
+    run.finished_at = utcnow()
+    session.commit()
+    return True
+
+
+def fail_run(session: Session, run_id: int, delivery: int, message: str) -> bool:
+    """End the run as ``internal_error`` (our fault, not an attempt); commits."""
+    run = _owned(session, run_id, delivery)
+    if run is None:
+        session.rollback()
+        return False
+    _fail(run, message, utcnow())
+    session.commit()
+    return True
+
+
+def _fail(run: GradingRun, message: str, now: datetime) -> None:
+    run.state = RunState.ERROR
+    run.verdict = INTERNAL_ERROR
+    run.message = message
+    run.finished_at = now
+
+
+def mark_sent(session: Session, run_id: int, task_id: str) -> None:
+    """Record that the run's task reached the broker."""
+    run = session.get(GradingRun, run_id)
+    if run is not None and run.state == RunState.QUEUED:
+        run.task_id = task_id
+
+
+def stuck_runs(session: Session, settings: Settings, now: datetime | None = None) -> list[int]:
+    """Runs to send again: queued or running past the timeout, or never sent (commits)."""
+    now = now or utcnow()
+    timeout = now - timedelta(seconds=settings.run_timeout_seconds)
+    runs = session.scalars(
+        select(GradingRun)
+        .where(
+            or_(
+                (GradingRun.state == RunState.QUEUED)
+                & (
+                    (GradingRun.queued_at < timeout)
+                    | (GradingRun.task_id.is_(None) & (GradingRun.queued_at < now - UNSENT_GRACE))
+                ),
+                (GradingRun.state == RunState.RUNNING) & (GradingRun.started_at < timeout),
+            )
+        )
+        .order_by(GradingRun.id)
+        .with_for_update(skip_locked=True)
+    ).all()
+    for run in runs:
+        # A running run goes back to the queue; its next delivery counts as another attempt.
+        run.state = RunState.QUEUED
+        run.queued_at = now
+    ids = [run.id for run in runs]
+    session.commit()
+    return ids
+
+
+def regrade_latest(session: Session, exercise: Exercise) -> list[int]:
+    """A new queued run for each student's latest submission, on the current version."""
+    if exercise.current_version_id is None:
+        return []
+    latest = (
+        select(func.max(Submission.id))
+        .where(Submission.exercise_id == exercise.id)
+        .group_by(Submission.user_id)
+    )
+    submissions = session.scalars(select(Submission).where(Submission.id.in_(latest))).all()
+    runs = [
+        GradingRun(submission_id=submission.id, exercise_version_id=exercise.current_version_id)
+        for submission in submissions
+    ]
+    session.add_all(runs)
+    session.flush()
+    return [run.id for run in runs]

@@ -1,0 +1,156 @@
+"""Accepting a student's submission: the source's checks, the rate limit, the attempt number.
+
+A submission whose run failed through our fault (``internal_error``) is not an attempt: it
+neither counts towards the limits nor takes an attempt number.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import Select, func, select
+from sqlalchemy.orm import Session
+
+from grader.config import Settings
+from grader.models import Exercise, GradingRun, RunState, Submission, User, utcnow
+
+INTERNAL_ERROR = "internal_error"
+
+
+class SubmissionRefused(Exception):
+    """The submission cannot be accepted; ``message`` says why in words for the student."""
+
+    def __init__(self, message: str, *, status: int = 400, retry_at: datetime | None = None):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.retry_at = retry_at
+
+
+def aware(moment: datetime) -> datetime:
+    """``moment`` with its time zone (SQLite gives back naive UTC times)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def decode_source(data: bytes, limit: int) -> str:
+    """The text of an uploaded or pasted file, or SubmissionRefused saying what is wrong."""
+    if len(data) > limit:
+        raise SubmissionRefused(
+            f"the file has {len(data):,} bytes; the limit is {limit:,} bytes", status=413
+        )
+    if not data.strip():
+        raise SubmissionRefused("the file is empty")
+    if b"\0" in data:
+        raise SubmissionRefused("the file is binary (it contains NUL bytes), not Python source")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise SubmissionRefused(
+            f"the file is not UTF-8 text: line {line} holds the byte 0x{data[error.start]:02x}"
+        ) from None
+
+
+def _counted(user_id: int, exercise_id: int) -> Select[tuple[Submission]]:
+    """Submissions of ``user_id`` on ``exercise_id`` that count as attempts."""
+    spoiled = (
+        select(GradingRun.submission_id)
+        .where(GradingRun.verdict == INTERNAL_ERROR)
+        .where(
+            ~select(GradingRun.id)
+            .where(
+                GradingRun.submission_id == Submission.id,
+                GradingRun.verdict.is_not(None),
+                GradingRun.verdict != INTERNAL_ERROR,
+            )
+            .exists()
+        )
+    )
+    return select(Submission).where(
+        Submission.user_id == user_id,
+        Submission.exercise_id == exercise_id,
+        Submission.id.not_in(spoiled),
+    )
+
+
+def next_allowed(
+    session: Session,
+    settings: Settings,
+    user_id: int,
+    exercise_id: int,
+    now: datetime | None = None,
+) -> datetime | None:
+    """When the student may submit again (None: now)."""
+    now = now or utcnow()
+    counted = _counted(user_id, exercise_id).subquery()
+    last = session.scalar(select(func.max(counted.c.created_at)))
+    waits: list[datetime] = []
+    if last is not None and settings.submission_min_gap_seconds > 0:
+        waits.append(aware(last) + timedelta(seconds=settings.submission_min_gap_seconds))
+    if settings.submissions_per_hour > 0:
+        hour_ago = now - timedelta(hours=1)
+        recent = session.scalars(
+            select(counted.c.created_at)
+            .where(counted.c.created_at > hour_ago)
+            .order_by(counted.c.created_at.desc())
+        ).all()
+        if len(recent) >= settings.submissions_per_hour:
+            oldest = aware(recent[settings.submissions_per_hour - 1])
+            waits.append(oldest + timedelta(hours=1))
+    allowed = max(waits, default=None)
+    return allowed if allowed is not None and allowed > now else None
+
+
+def submit(
+    session: Session,
+    settings: Settings,
+    user: User,
+    exercise: Exercise,
+    filename: str,
+    source: str,
+    *,
+    origin: str = "web",
+    now: datetime | None = None,
+) -> Submission:
+    """A new submission with its queued run (flushed, not committed: enqueue after commit)."""
+    if not exercise.published or exercise.current_version_id is None:
+        raise SubmissionRefused("this exercise is not open for submissions", status=404)
+    # Serialise one student's submissions so that two at once cannot both pass the limit.
+    session.execute(select(User.id).where(User.id == user.id).with_for_update())
+    now = now or utcnow()
+    retry_at = next_allowed(session, settings, user.id, exercise.id, now)
+    if retry_at is not None:
+        raise SubmissionRefused(
+            f"you can submit again at {retry_at:%H:%M:%S} UTC", status=429, retry_at=retry_at
+        )
+    attempts = session.scalar(
+        select(func.count()).select_from(_counted(user.id, exercise.id).subquery())
+    )
+    submission = Submission(
+        user_id=user.id,
+        exercise_id=exercise.id,
+        attempt=(attempts or 0) + 1,
+        filename=_plain_name(filename),
+        source=source,
+        origin=origin,
+        created_at=now,
+    )
+    session.add(submission)
+    session.flush()
+    session.add(
+        GradingRun(
+            submission_id=submission.id,
+            exercise_version_id=exercise.current_version_id,
+            state=RunState.QUEUED,
+            queued_at=now,
+        )
+    )
+    session.flush()
+    return submission
+
+
+def _plain_name(filename: str) -> str:
+    name = filename.replace("\\", "/").rsplit("/", 1)[-1].strip()
+    if not name.endswith(".py"):
+        name = (name or "submission") + ".py"
+    return name[:200]

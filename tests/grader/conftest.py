@@ -1,0 +1,123 @@
+"""Shared fixtures of the service's tests: settings in a temporary folder, a migrated SQLite
+database (copied from one migrated once per session), the app, accounts and a course."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.security import generate_password_hash
+
+from grader.config import Settings
+from grader.db import Database
+from grader.migrate import upgrade
+from grader.models import Course, Membership, Role, User
+from grader.services.exercise_store import import_library
+from grader.web import create_app
+
+PASSWORD = "correct horse battery"
+_PASSWORD_HASH = generate_password_hash(PASSWORD, method="pbkdf2:sha256:1000")
+_TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
+
+
+@pytest.fixture(scope="session")
+def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("template") / "grader.db"
+    upgrade(f"sqlite:///{path}")
+    return path
+
+
+@pytest.fixture
+def settings(tmp_path: Path, migrated_template: Path) -> Settings:
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    shutil.copy(migrated_template, instance / "grader.db")
+    return Settings(
+        env="development",
+        instance_dir=instance,
+        eager_tasks=True,
+        submission_min_gap_seconds=0,
+        submissions_per_hour=1000,
+    )
+
+
+@pytest.fixture
+def database(settings: Settings) -> Iterator[Database]:
+    db = Database.from_settings(settings)
+    yield db
+    db.engine.dispose()
+
+
+@pytest.fixture
+def app(settings: Settings, database: Database) -> Flask:
+    return create_app(settings, database)
+
+
+def configured(app: Flask, **changes: object) -> None:
+    """Change the running app's settings (and its queue's) for one test."""
+    settings = replace(app.extensions["grader.settings"], **changes)
+    app.extensions["grader.settings"] = settings
+    app.extensions["grader.queue"].settings = settings
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def course(database: Database, settings: Settings) -> Course:
+    """A course with the shipped exercises published in it."""
+    with database.session() as session:
+        found = Course(title="Search 101", join_code="S101")
+        session.add(found)
+        session.flush()
+        import_library(session, settings, found)
+    return found
+
+
+UserFactory = Callable[..., User]
+
+
+@pytest.fixture
+def make_user(database: Database) -> UserFactory:
+    counter = iter(range(1, 10_000))
+
+    def make(role: str = Role.STUDENT, course: Course | None = None, name: str = "") -> User:
+        number = next(counter)
+        with database.session() as session:
+            user = User(
+                email=f"{role}{number}@example.edu",
+                name=name or f"{role.title()} {number}",
+                role=role,
+                password_hash=_PASSWORD_HASH,
+            )
+            session.add(user)
+            session.flush()
+            if course is not None:
+                member_role = Role.STUDENT if role == Role.STUDENT else Role.INSTRUCTOR
+                session.add(Membership(user_id=user.id, course_id=course.id, role=member_role))
+        return user
+
+    return make
+
+
+def csrf_token(client: FlaskClient) -> str:
+    """A valid CSRF token for ``client``'s session."""
+    page = client.get("/login").get_data(as_text=True)
+    match = _TOKEN.search(page)
+    assert match, "no CSRF token on the sign-in page"
+    return match.group(1)
+
+
+def login(client: FlaskClient, user: User) -> None:
+    response = client.post(
+        "/login", data={"email": user.email, "password": PASSWORD, "csrf_token": csrf_token(client)}
+    )
+    assert response.status_code == 302, response.get_data(as_text=True)

@@ -1,0 +1,93 @@
+"""Executing one grading run: claim it, grade the submission in the sandbox, store the result.
+
+A plain function under the Celery task. Safe to call for any delivery of a run's task: a
+finished run is left alone, a run delivered too often ends as ``internal_error``, and a
+failure of ours ends the run as ``internal_error`` (never blamed on the student).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from grader.logs import bind
+
+from grader.config import Settings
+from grader.db import Database
+from grader.models import Exercise, ExerciseVersion, GradingRun, Submission
+from grader.services.exercise_store import load_version
+from grader.services.runs import fail_run, finish_run, start_run
+from worker.grading import grade
+from worker.sandbox import SandboxOptions
+
+log = logging.getLogger(__name__)
+
+
+def execute_run(
+    database: Database, settings: Settings, run_id: int, *, worker: str, task_id: str
+) -> str:
+    """Grade run ``run_id``; what happened, in a word (graded, skipped, discarded, error)."""
+    with database.sessions() as session:
+        start = start_run(session, settings, run_id, worker, task_id)
+        if not start.grade:
+            log.info("run %s not graded: %s", run_id, start.reason)
+            return "skipped"
+        run = session.get(GradingRun, run_id)
+        assert run is not None
+        submission = session.get(Submission, run.submission_id)
+        version = session.get(ExerciseVersion, run.exercise_version_id)
+        assert submission is not None and version is not None
+        exercise = session.get(Exercise, version.exercise_id)
+        assert exercise is not None
+        slug, source, filename = exercise.slug, submission.source, submission.filename
+        submission_id = submission.id
+        session.expunge(version)
+        session.rollback()
+    with bind(submission_id=submission_id):
+        return _grade_and_store(
+            database, settings, run_id, start.delivery, slug, version, source, filename
+        )
+
+
+def _grade_and_store(
+    database: Database,
+    settings: Settings,
+    run_id: int,
+    delivery: int,
+    slug: str,
+    version: ExerciseVersion,
+    source: str,
+    filename: str,
+) -> str:
+    began = time.perf_counter()
+    try:
+        model = load_version(settings, slug, version)
+        report = grade(
+            model,
+            source,
+            filename,
+            key=settings.hidden_tree_key,
+            exercises_dir=settings.exercises_dir,
+            options=SandboxOptions(allow_unconfined=settings.sandbox_allow_unconfined),
+        )
+    except Exception as error:
+        log.exception("run %s: internal error while grading", run_id)
+        with database.sessions() as session:
+            fail_run(
+                session,
+                run_id,
+                delivery,
+                f"the grader failed ({type(error).__name__}); this is not your fault and "
+                "does not count as an attempt",
+            )
+        return "error"
+    with database.sessions() as session:
+        stored = finish_run(session, settings, run_id, delivery, report)
+    log.info(
+        "run %s %s: %s in %.0f ms",
+        run_id,
+        "graded" if stored else "discarded (another delivery owns it)",
+        report["verdict"],
+        (time.perf_counter() - began) * 1000,
+    )
+    return "graded" if stored else "discarded"

@@ -1,0 +1,40 @@
+"""Celery tasks: thin wrappers over :mod:`worker.execute` and :mod:`grader.services.runs`."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from grader.logs import bind
+
+from grader.db import Database
+from grader.services.queue import Queue
+from grader.services.runs import stuck_runs
+from worker.celery_app import app
+from worker.execute import execute_run
+
+
+@lru_cache(maxsize=1)
+def _database() -> Database:
+    return Database.from_settings(app.conf.grader_settings)
+
+
+@app.task(name="worker.tasks.grade_run", bind=True)
+def grade_run(self: Any, run_id: int) -> str:
+    with bind(task_id=self.request.id):
+        return execute_run(
+            _database(),
+            app.conf.grader_settings,
+            run_id,
+            worker=self.request.hostname or "worker",
+            task_id=self.request.id or "",
+        )
+
+
+@app.task(name="worker.tasks.reap_stuck_runs")
+def reap_stuck_runs() -> int:
+    """Send again every run stuck in queued or running past the timeout."""
+    database = _database()
+    with database.sessions() as session:
+        ids = stuck_runs(session, app.conf.grader_settings)
+    return Queue(app.conf.grader_settings, database, app).send(ids)
