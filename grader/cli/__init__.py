@@ -7,7 +7,7 @@ import click
 from grader.cli import hidden as _hidden  # noqa: F401  (registers its commands)
 from grader.cli.exercises import exercises
 from grader.cli.grade import grade
-from grader.cli.service import courses, db, users
+from grader.cli.service import courses, db, demo, users
 
 
 @click.group()
@@ -21,3 +21,4 @@ main.add_command(grade)
 main.add_command(db)
 main.add_command(users)
 main.add_command(courses)
+main.add_command(demo)

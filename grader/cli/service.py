@@ -87,3 +87,55 @@ def create_course(
             count = len(import_library(session, settings, course))
             click.echo(f"published {count} exercises")
     click.echo(f"course {title!r}: join code {code}")
+
+
+DEMO_CODE = "DEMO"
+DEMO_ACCOUNTS = (
+    ("instructor@demo.example", "Demo Instructor", Role.INSTRUCTOR),
+    ("student@demo.example", "Demo Student", Role.STUDENT),
+)
+
+
+@click.command()
+def demo() -> None:
+    """Set up a demo: course DEMO with the shipped exercises, an instructor and a student.
+
+    Passwords are generated once and kept in the instance folder's demo-accounts.txt.
+    """
+    from werkzeug.security import generate_password_hash
+
+    settings = Settings.from_env()
+    database = Database.from_settings(settings)
+    accounts = settings.instance_dir / "demo-accounts.txt"
+    known = dict(
+        line.split(" ", 1) for line in accounts.read_text().splitlines() if " " in line
+    ) if accounts.exists() else {}  # fmt: skip
+    with database.session() as session:
+        course = session.scalar(select(Course).where(Course.join_code == DEMO_CODE))
+        if course is None:
+            course = Course(title="Demo course", join_code=DEMO_CODE)
+            session.add(course)
+            session.flush()
+        import_library(session, settings, course)
+        for email, name, role in DEMO_ACCOUNTS:
+            user = session.scalar(select(User).where(User.email == email))
+            if user is None or email not in known:
+                known[email] = secrets.token_urlsafe(9)
+                if user is None:
+                    user = User(email=email, name=name, role=role)
+                    session.add(user)
+                    session.flush()
+                user.password_hash = generate_password_hash(known[email])
+            member = session.scalar(
+                select(Membership).where(
+                    Membership.user_id == user.id, Membership.course_id == course.id
+                )
+            )
+            if member is None:
+                session.add(Membership(user_id=user.id, course_id=course.id, role=role))
+    settings.instance_dir.mkdir(parents=True, exist_ok=True)
+    accounts.write_text("".join(f"{email} {password}\n" for email, password in known.items()))
+    accounts.chmod(0o600)
+    click.echo(f"demo course: join code {DEMO_CODE}")
+    for email, password in known.items():
+        click.echo(f"  sign in as {email} with password {password}")

@@ -51,7 +51,7 @@ def decode_source(data: bytes, limit: int) -> str:
         ) from None
 
 
-def _counted(user_id: int, exercise_id: int) -> Select[tuple[Submission]]:
+def _counted(user_id: int, exercise_id: int) -> Select[Submission]:
     """Submissions of ``user_id`` on ``exercise_id`` that count as attempts."""
     spoiled = (
         select(GradingRun.submission_id)

@@ -1,0 +1,211 @@
+"""Real parts for the end-to-end tests: PostgreSQL (a fresh schema per session), Redis (a
+database of its own, emptied), and Celery worker processes started as the service starts
+them. ``GRADER_TEST_DATABASE_URL`` / ``GRADER_TEST_REDIS_URL`` (set by the test command from
+``DATABASE_URL`` / ``REDIS_URL``) choose the servers; the defaults are the local ones."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import redis
+from sqlalchemy import create_engine, func, select, text
+from sqlalchemy.engine import make_url
+
+from grader.config import Settings
+from grader.db import Database
+from grader.migrate import upgrade
+from grader.models import Course, Exercise, GradingRun, RunState
+from grader.services.exercise_store import import_library
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_DATABASE = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+DEFAULT_REDIS = "redis://127.0.0.1:6379/15"
+
+
+def _database_url() -> str:
+    url = os.environ.get("GRADER_TEST_DATABASE_URL") or DEFAULT_DATABASE
+    if url.startswith(("postgresql://", "postgres://")):
+        url = "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    """A migrated, empty schema of its own on the real PostgreSQL; dropped afterwards."""
+    base = _database_url()
+    schema = f"grader_test_{secrets.token_hex(4)}"
+    admin = create_engine(base)
+    try:
+        with admin.begin() as connection:
+            connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+    except Exception as error:  # pragma: no cover - a broken setup, said plainly
+        pytest.fail(f"PostgreSQL at {make_url(base)!r} is not usable: {error}")
+    url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
+    rendered = url.render_as_string(hide_password=False)
+    upgrade(rendered)
+    yield rendered
+    with admin.begin() as connection:
+        connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+    admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    url = os.environ.get("GRADER_TEST_REDIS_URL") or DEFAULT_REDIS
+    try:
+        redis.Redis.from_url(url).ping()
+    except redis.RedisError as error:  # pragma: no cover
+        pytest.fail(f"Redis at {url} is not usable: {error}")
+    return url
+
+
+def service_settings(
+    instance: Path, database_url: str, redis_url: str, **extra: object
+) -> Settings:
+    return Settings(
+        env="development",
+        instance_dir=instance,
+        database_url=database_url,
+        redis_url=redis_url,
+        submission_min_gap_seconds=0,
+        submissions_per_hour=100_000,
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass
+class Worker:
+    """A Celery worker process of the service (with the beat scheduler when ``beat``)."""
+
+    settings: Settings
+    log: Path
+    beat: bool = False
+    concurrency: int = 2
+    process: subprocess.Popen[bytes] | None = field(default=None, init=False)
+
+    def env(self) -> dict[str, str]:
+        s = self.settings
+        env = dict(os.environ)
+        env.update(
+            GRADER_ENV="development",
+            GRADER_INSTANCE_DIR=str(s.instance_dir),
+            GRADER_DATABASE_URL=s.database_url,
+            GRADER_REDIS_URL=s.redis_url,
+            GRADER_RUN_TIMEOUT_SECONDS=str(s.run_timeout_seconds),
+            GRADER_REAPER_INTERVAL_SECONDS=str(s.reaper_interval_seconds),
+            GRADER_MAX_RUN_ATTEMPTS=str(s.max_run_attempts),
+            PYTHONPATH=str(ROOT),
+        )
+        return env
+
+    def start(self) -> Worker:
+        command = [
+            sys.executable, "-m", "celery", "-A", "worker.celery_app", "worker",
+            "--loglevel", "INFO", "--concurrency", str(self.concurrency), "-O", "fair",
+            "--hostname", f"test-{secrets.token_hex(3)}@%h", "--without-mingle",
+            "--without-gossip",
+        ]  # fmt: skip
+        if self.beat:
+            command += ["-B", "--schedule", str(self.settings.instance_dir / "beat-schedule")]
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(
+                command, cwd=ROOT, env=self.env(), stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+        return self
+
+    def kill(self) -> None:
+        """SIGKILL to the worker and every process it started."""
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture
+def workers(tmp_path: Path) -> Iterator[Callable[..., Worker]]:
+    started: list[Worker] = []
+
+    def start(settings: Settings, **options: object) -> Worker:
+        worker = Worker(settings, tmp_path / f"worker-{len(started)}.log", **options)  # type: ignore[arg-type]
+        started.append(worker.start())
+        return worker
+
+    yield start
+    for worker in started:
+        worker.kill()
+    for worker in started:
+        sys.stderr.write(f"--- {worker.log.name} (tail)\n")
+        sys.stderr.write("\n".join(worker.log.read_text(errors="replace").splitlines()[-15:]))
+
+
+@pytest.fixture(scope="session")
+def pg_course(pg_url: str, tmp_path_factory: pytest.TempPathFactory) -> Course:
+    settings = service_settings(tmp_path_factory.mktemp("library"), pg_url, "")
+    database = Database(pg_url)
+    with database.session() as session:
+        course = Course(title="Integration", join_code=f"I{secrets.token_hex(4)}")
+        session.add(course)
+        session.flush()
+        import_library(session, settings, course)
+    database.engine.dispose()
+    return course
+
+
+@pytest.fixture
+def flushed_redis(redis_url: str) -> str:
+    redis.Redis.from_url(redis_url).flushdb()
+    return redis_url
+
+
+def exercise_of(database: Database, course: Course, slug: str) -> Exercise:
+    with database.session() as session:
+        found = session.scalars(
+            select(Exercise).where(Exercise.course_id == course.id, Exercise.slug == slug)
+        ).one()
+        session.expunge(found)
+        return found
+
+
+def wait_until_graded(database: Database, run_ids: list[int], timeout: float) -> None:
+    """Wait for every run to be finished; fail with the states seen at the deadline."""
+    deadline = time.monotonic() + timeout
+    while True:
+        with database.session() as session:
+            pending = session.scalar(
+                select(func.count())
+                .select_from(GradingRun)
+                .where(
+                    GradingRun.id.in_(run_ids),
+                    GradingRun.state.in_([RunState.QUEUED, RunState.RUNNING]),
+                )
+            )
+        if not pending:
+            return
+        if time.monotonic() > deadline:
+            pytest.fail(f"{pending} of {len(run_ids)} runs still unfinished after {timeout} s")
+        time.sleep(0.25)
