@@ -12,12 +12,18 @@ _svc_say() { echo "services: $*"; }
 
 _svc_can_install() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; }
 
-_svc_install() {
-  if [ -z "$_svc_apt_updated" ]; then
-    apt-get update -qq >/dev/null
-    _svc_apt_updated=1
-  fi
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+_svc_install() {  # quiet unless apt fails, then its last lines
+  local log status=0
+  log="$(mktemp)"
+  {
+    if [ -z "$_svc_apt_updated" ]; then
+      apt-get update -qq && _svc_apt_updated=1
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"
+  } >"$log" 2>&1 || status=$?
+  [ "$status" = 0 ] || tail -n 20 "$log" >&2
+  rm -f "$log"
+  return "$status"
 }
 
 _svc_listening() {  # host port
