@@ -149,8 +149,12 @@ def install(app: Flask) -> None:
 
     def unbind(_error: BaseException | None) -> None:
         token = g.pop("request_log_token", None)
-        if token is not None:
+        if token is None:
+            return
+        try:
             _IDS["request_id"].reset(token)
+        except ValueError:  # torn down in another context than it started: forget the id
+            _IDS["request_id"].set(None)
 
     # First of all hooks, so that CSRF or sign-in refusals are logged with the id too.
     app.before_request_funcs.setdefault(None, []).insert(0, start)
@@ -162,11 +166,13 @@ def install_celery() -> None:
     """Make Celery processes log JSON lines instead of configuring their own format.
 
     Celery leaves logging alone when a receiver is connected to ``setup_logging``; call this
-    where the Celery app is built.
+    where the Celery app is built. Connecting twice changes nothing.
     """
     from celery.signals import setup_logging
 
-    def setup(loglevel: int | str | None = None, **_kwargs: Any) -> None:
-        configure_logging(loglevel or "INFO")
+    setup_logging.connect(celery_setup_logging, weak=False, dispatch_uid=__name__)
 
-    setup_logging.connect(setup, weak=False)
+
+def celery_setup_logging(loglevel: int | str | None = None, **_kwargs: Any) -> None:
+    """Celery's ``setup_logging`` receiver: JSON lines at the worker's ``--loglevel``."""
+    configure_logging(loglevel or "INFO")

@@ -390,3 +390,26 @@ def test_exceptions_are_logged_inside_the_json_line(log_stream: io.StringIO) -> 
 def test_only_known_ids_can_be_bound() -> None:
     with pytest.raises(TypeError, match="user_id"), logs.bind(user_id=1):
         pass
+
+
+def test_celery_processes_log_json_lines(
+    log_stream: io.StringIO, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from celery.signals import setup_logging
+
+    logs.install_celery()
+    logs.install_celery()
+    try:
+        setup_logging.send(sender=None, loglevel="WARNING", logfile=None, format="", colorize=False)
+        assert logging.getLogger().level == logging.WARNING
+        capsys.readouterr()
+        with logs.bind_task("task-1", submission_id=7):
+            logging.getLogger("celery.app.trace").warning("Task failed")
+        (line,) = [json.loads(text) for text in capsys.readouterr().err.splitlines()]
+        assert (line["message"], line["task_id"], line["submission_id"]) == (
+            "Task failed",
+            "task-1",
+            7,
+        )
+    finally:
+        setup_logging.disconnect(dispatch_uid="grader.logs")
