@@ -32,4 +32,4 @@ RUN pip install --no-deps -e . \
 EXPOSE 8000
 # The worker runs as root so that the sandbox can drop each student's process to nobody;
 # web and beat are given an unprivileged user in docker-compose.yml.
-CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "3", "grader.wsgi:app"]
+CMD ["gunicorn", "grader.wsgi:app", "--bind", "0.0.0.0:8000", "--workers", "3", "--no-control-socket"]
