@@ -10,6 +10,7 @@ from __future__ import annotations
 from celery import Celery
 
 from grader.config import Settings
+from grader.logs import install_celery
 
 
 def make_celery(settings: Settings | None = None) -> Celery:
@@ -38,4 +39,5 @@ def make_celery(settings: Settings | None = None) -> Celery:
     return app
 
 
+install_celery()
 app = make_celery()

@@ -45,6 +45,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     app.register_blueprint(student.blueprint)
     app.register_blueprint(instructor.blueprint)
     app.register_blueprint(ops.blueprint)
+    ops.register(app)
     app.teardown_appcontext(_close_session)
     return app
 
