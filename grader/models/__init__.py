@@ -2,15 +2,38 @@
 
 from grader.models.base import Base, utcnow
 from grader.models.exercises import Exercise, ExerciseVersion
+from grader.models.integrations import (
+    CallbackEndpoint,
+    Delivery,
+    DeliveryAttempt,
+    DeliveryKind,
+    DeliveryState,
+    ExternalIdentity,
+    Integration,
+    LmsSubmission,
+    WebhookReceipt,
+)
+from grader.models.lti import LtiContext, LtiLaunch, LtiPlatform
 from grader.models.people import Course, Membership, Role, User
 from grader.models.submissions import GradingRun, NodeResult, RunState, Submission, TreeResult
 
 __all__ = [
     "Base",
+    "CallbackEndpoint",
     "Course",
+    "Delivery",
+    "DeliveryAttempt",
+    "DeliveryKind",
+    "DeliveryState",
     "Exercise",
     "ExerciseVersion",
+    "ExternalIdentity",
     "GradingRun",
+    "Integration",
+    "LmsSubmission",
+    "LtiContext",
+    "LtiLaunch",
+    "LtiPlatform",
     "Membership",
     "NodeResult",
     "Role",
@@ -18,5 +41,6 @@ __all__ = [
     "Submission",
     "TreeResult",
     "User",
+    "WebhookReceipt",
     "utcnow",
 ]
