@@ -32,7 +32,11 @@ def make_celery(settings: Settings | None = None) -> Celery:
             "reap-stuck-runs": {
                 "task": "worker.tasks.reap_stuck_runs",
                 "schedule": float(settings.reaper_interval_seconds),
-            }
+            },
+            "sweep-deliveries": {
+                "task": "worker.tasks.sweep_deliveries",
+                "schedule": float(settings.reaper_interval_seconds),
+            },
         },
     )
     app.conf.grader_settings = settings

@@ -10,12 +10,12 @@ from __future__ import annotations
 import logging
 import time
 
-from grader.logs import bind
-
 from grader.config import Settings
 from grader.db import Database
+from grader.logs import bind
 from grader.models import Exercise, ExerciseVersion, GradingRun, Submission
 from grader.services.exercise_store import load_version
+from grader.services.queue import Queue
 from grader.services.runs import fail_run, finish_run, start_run
 from worker.grading import grade
 from worker.sandbox import SandboxOptions
@@ -31,6 +31,7 @@ def execute_run(
         start = start_run(session, settings, run_id, worker, task_id)
         if not start.grade:
             log.info("run %s not graded: %s", run_id, start.reason)
+            _send_outbound(database, settings, start.outbound)
             return "skipped"
         run = session.get(GradingRun, run_id)
         assert run is not None
@@ -73,16 +74,19 @@ def _grade_and_store(
     except Exception as error:
         log.exception("run %s: internal error while grading", run_id)
         with database.sessions() as session:
-            fail_run(
+            outbound = fail_run(
                 session,
                 run_id,
                 delivery,
                 f"the grader failed ({type(error).__name__}); this is not your fault and "
                 "does not count as an attempt",
             )
+        _send_outbound(database, settings, outbound or [])
         return "error"
     with database.sessions() as session:
-        stored = finish_run(session, settings, run_id, delivery, report)
+        outbound = finish_run(session, settings, run_id, delivery, report)
+    stored = outbound is not None
+    _send_outbound(database, settings, outbound or [])
     log.info(
         "run %s %s: %s in %.0f ms",
         run_id,
@@ -91,3 +95,9 @@ def _grade_and_store(
         (time.perf_counter() - began) * 1000,
     )
     return "graded" if stored else "discarded"
+
+
+def _send_outbound(database: Database, settings: Settings, delivery_ids: list[int]) -> None:
+    """Send the result callbacks and scores a finished run made (after their commit)."""
+    if delivery_ids:
+        Queue(settings, database).send_deliveries(delivery_ids)

@@ -5,13 +5,14 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from grader.logs import bind
-
 from grader.db import Database
+from grader.logs import bind
+from grader.services.deliveries import due
 from grader.services.queue import Queue
 from grader.services.runs import stuck_runs
 from worker.celery_app import app
 from worker.execute import execute_run
+from worker.outbound import deliver_now
 
 
 @lru_cache(maxsize=1)
@@ -38,3 +39,22 @@ def reap_stuck_runs() -> int:
     with database.sessions() as session:
         ids = stuck_runs(session, app.conf.grader_settings)
     return Queue(app.conf.grader_settings, database, app).send(ids)
+
+
+@app.task(name="worker.tasks.deliver", bind=True)
+def deliver(self: Any, delivery_id: int) -> str:
+    """One attempt of an outbound delivery; the next one is planned with a countdown."""
+    wait = deliver_now(_database(), delivery_id)
+    if wait is None:
+        return "done"
+    self.apply_async(args=[delivery_id], countdown=wait)
+    return f"retry in {wait:.0f} s"
+
+
+@app.task(name="worker.tasks.sweep_deliveries")
+def sweep_deliveries() -> int:
+    """Send every delivery whose next try is due (any message the broker lost)."""
+    database = _database()
+    with database.sessions() as session:
+        ids = due(session)
+    return Queue(app.conf.grader_settings, database, app).send_deliveries(ids)

@@ -17,6 +17,7 @@ from grader.services.runs import mark_sent
 
 GRADE_TASK = "worker.tasks.grade_run"
 REAP_TASK = "worker.tasks.reap_stuck_runs"
+DELIVER_TASK = "worker.tasks.deliver"
 
 log = logging.getLogger(__name__)
 
@@ -55,5 +56,23 @@ class Queue:
                 continue
             with self.database.session() as session:
                 mark_sent(session, run_id, task_id)
+            sent += 1
+        return sent
+
+    def send_deliveries(self, delivery_ids: Iterable[int], countdown: float = 0.0) -> int:
+        """Send each outbound delivery's task (the periodic sweep catches any lost)."""
+        sent = 0
+        for delivery_id in delivery_ids:
+            if self.settings.eager_tasks:
+                from worker.outbound import deliver_now
+
+                deliver_now(self.database, delivery_id)
+                sent += 1
+                continue
+            try:
+                self.celery.send_task(DELIVER_TASK, args=[delivery_id], countdown=countdown)
+            except Exception:
+                log.exception("broker unreachable: delivery %s waits for the sweep", delivery_id)
+                continue
             sent += 1
         return sent

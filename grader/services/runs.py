@@ -7,7 +7,7 @@ run is graded exactly once however often its task is delivered.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from grader.config import Settings
 from grader.models import Exercise, GradingRun, RunState, Submission, utcnow
+from grader.services.deliveries import on_run_finished
 from grader.services.results import store_report
 
 INTERNAL_ERROR = "internal_error"
@@ -42,6 +43,8 @@ class Start:
     grade: bool
     reason: str
     delivery: int = 0
+    outbound: list[int] = field(default_factory=list)
+    """Outbound deliveries made when the run ended here (too many deliveries)."""
 
 
 def start_run(
@@ -64,8 +67,9 @@ def start_run(
             "grader, not of your code, and does not count as an attempt",
             now,
         )
+        outbound = on_run_finished(session, run)
         session.commit()
-        return Start(False, "too many deliveries")
+        return Start(False, "too many deliveries", outbound=outbound)
     run.state = RunState.RUNNING
     run.started_at = now
     run.worker = worker[:200]
@@ -84,28 +88,34 @@ def _owned(session: Session, run_id: int, delivery: int) -> GradingRun | None:
 
 def finish_run(
     session: Session, settings: Settings, run_id: int, delivery: int, report: dict[str, Any]
-) -> bool:
-    """Store ``report`` if this delivery still owns the run (commits); False: discarded."""
+) -> list[int] | None:
+    """Store ``report`` if this delivery still owns the run (commits); None: discarded.
+
+    The outbound deliveries the result calls for are made in the same transaction; their
+    ids are returned, to be sent after the commit."""
     run = _owned(session, run_id, delivery)
     if run is None:
         session.rollback()
-        return False
+        return None
     store_report(run, report, settings.node_rows_limit)
     run.state = RunState.GRADED
     run.finished_at = utcnow()
+    outbound = on_run_finished(session, run)
     session.commit()
-    return True
+    return outbound
 
 
-def fail_run(session: Session, run_id: int, delivery: int, message: str) -> bool:
-    """End the run as ``internal_error`` (our fault, not an attempt); commits."""
+def fail_run(session: Session, run_id: int, delivery: int, message: str) -> list[int] | None:
+    """End the run as ``internal_error`` (our fault, not an attempt); commits. The
+    outbound deliveries' ids, or None when this delivery no longer owns the run."""
     run = _owned(session, run_id, delivery)
     if run is None:
         session.rollback()
-        return False
+        return None
     _fail(run, message, utcnow())
+    outbound = on_run_finished(session, run)
     session.commit()
-    return True
+    return outbound
 
 
 def _fail(run: GradingRun, message: str, now: datetime) -> None:

@@ -115,9 +115,9 @@ def test_a_delivery_that_lost_its_run_stores_nothing(
     assert (first.delivery, second.delivery) == (1, 2)
     report = {"verdict": "passed", "score": 1, "max_score": 1, "message": "", "cases": []}
     with database.sessions() as session:
-        assert not finish_run(session, settings, run_id, first.delivery, report)
+        assert finish_run(session, settings, run_id, first.delivery, report) is None
     with database.sessions() as session:
-        assert finish_run(session, settings, run_id, second.delivery, report)
+        assert finish_run(session, settings, run_id, second.delivery, report) == []
 
 
 def test_a_run_delivered_too_often_ends_as_internal_error(

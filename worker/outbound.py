@@ -1,0 +1,15 @@
+"""Outbound deliveries from the worker: one attempt now, the next one planned.
+
+Importing this module registers every kind of sender and event maker of the service.
+"""
+
+from __future__ import annotations
+
+from grader.db import Database
+from grader.services.deliveries import attempt
+
+
+def deliver_now(database: Database, delivery_id: int) -> float | None:
+    """Try ``delivery_id`` once; seconds until its next try, or None when it is done."""
+    with database.sessions() as session:
+        return attempt(session, delivery_id)
