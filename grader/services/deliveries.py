@@ -9,6 +9,7 @@ Event makers, registered by name, turn a finished grading run into deliveries.
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -49,6 +50,15 @@ SENDERS: dict[str, Sender] = {}
 EVENT_MAKERS: dict[str, EventMaker] = {}
 
 
+PLUGINS = ("grader.lms.callbacks", "grader.lti.scores")
+"""Modules that register their senders and event makers when imported."""
+
+
+def load_plugins() -> None:
+    for name in PLUGINS:
+        importlib.import_module(name)
+
+
 def register_sender(kind: str, sender: Sender) -> None:
     SENDERS[kind] = sender
 
@@ -66,6 +76,7 @@ def backoff(attempts: int, rng: random.Random | None = None) -> float:
 
 def on_run_finished(session: Session, run: GradingRun) -> list[int]:
     """Make every delivery a finished run calls for (flushed; send their ids after commit)."""
+    load_plugins()
     made: list[Delivery] = []
     for maker in EVENT_MAKERS.values():
         made += maker(session, run)
@@ -87,6 +98,7 @@ def attempt(session: Session, delivery_id: int, now: datetime | None = None) -> 
     ):
         session.rollback()  # a duplicate message: the planned try will come
         return None
+    load_plugins()
     sender = SENDERS[delivery.kind]
     began = utcnow()
     try:

@@ -38,13 +38,30 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     csrf.init_app(app)
     login_manager.init_app(app)
 
-    from grader.web import auth, errors, instructor, ops, student
+    from grader.web import (
+        api,
+        auth,
+        deliveries,
+        errors,
+        instructor,
+        integrations,
+        lti,
+        ops,
+        student,
+    )
 
     errors.register(app)
     app.register_blueprint(auth.blueprint)
     app.register_blueprint(student.blueprint)
     app.register_blueprint(instructor.blueprint)
     app.register_blueprint(ops.blueprint)
+    app.register_blueprint(api.blueprint, url_prefix="/api/v1")
+    app.register_blueprint(integrations.blueprint, url_prefix="/teach/integrations")
+    app.register_blueprint(deliveries.blueprint, url_prefix="/teach/deliveries")
+    app.register_blueprint(lti.blueprint, url_prefix="/lti")
+    # Machines sign these requests (webhook signatures, API tokens, LTI JWTs), not forms.
+    csrf.exempt(api.blueprint)
+    csrf.exempt(lti.blueprint)
     ops.register(app)
     app.teardown_appcontext(_close_session)
     return app

@@ -1,0 +1,1 @@
+"""Result callbacks: the ``submission.graded`` / ``submission.failed`` events (to be built)."""

@@ -1,0 +1,1 @@
+"""Assignment and Grade Services score passback (to be built)."""

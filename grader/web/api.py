@@ -1,0 +1,7 @@
+"""(to be built)"""
+
+from __future__ import annotations
+
+from flask import Blueprint
+
+blueprint = Blueprint("api", __name__)
