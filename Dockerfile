@@ -27,7 +27,8 @@ COPY exercises exercises
 # Installed in place (as scripts/venv.sh does): the templates, static files and migration
 # template are read from the source folder, and the exercise library is found next to it.
 RUN pip install --no-deps -e . \
-    && mkdir -p /var/lib/grader
+    && mkdir -p /var/lib/grader \
+    && chown nobody:nogroup /var/lib/grader
 
 EXPOSE 8000
 # The worker runs as root so that the sandbox can drop each student's process to nobody;
