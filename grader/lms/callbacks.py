@@ -1,1 +1,297 @@
-"""Result callbacks: the ``submission.graded`` / ``submission.failed`` events (to be built)."""
+"""Result callbacks: the ``submission.graded`` / ``submission.failed`` events, signed the
+Standard Webhooks way and posted to the callback URL an LMS gave with the submission.
+
+Importing this module registers the event maker (a finished run of a submission with a
+callback URL becomes a :class:`~grader.models.Delivery`) and the sender (one signed POST);
+:mod:`grader.services.deliveries` stores each attempt and plans the retries.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import secrets
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+import requests
+from requests.adapters import HTTPAdapter
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+from standardwebhooks.webhooks import Webhook
+
+from grader.lms.urls import Refusal, Target, inspect_callback_url
+from grader.models import (
+    CallbackEndpoint,
+    Delivery,
+    DeliveryKind,
+    GradingRun,
+    Integration,
+    LmsSubmission,
+    RunState,
+    Submission,
+    utcnow,
+)
+from grader.services.deliveries import Outcome, register_event_maker, register_sender
+
+log = logging.getLogger(__name__)
+
+EVENTS: dict[str, str] = {RunState.GRADED: "submission.graded", RunState.ERROR: "submission.failed"}
+MAX_REPORT_BYTES = 256 * 1024
+"""A report larger than this (as JSON) is sent without its node lists."""
+TIMEOUT_SECONDS = 10.0
+USER_AGENT = "gametree-grader-callbacks/1"
+ALLOW_PRIVATE = os.environ.get("GRADER_CALLBACKS_ALLOW_PRIVATE", "").lower() in (
+    "1",
+    "true",
+    "yes",
+    "on",
+)
+"""Call loopback and private addresses too (tests and closed networks only). It belongs in
+:class:`grader.config.Settings`; the sender has no settings to read it from yet."""
+VERIFY_TLS: bool | str = True
+"""``requests``' ``verify``: True (the system's CAs), or a CA bundle's path (tests)."""
+
+
+def new_message_id() -> str:
+    """A ``webhook-id``: the same on every attempt, so that receivers can deduplicate."""
+    return "msg_" + secrets.token_urlsafe(18)
+
+
+def report_url(submission_id: int) -> str:
+    return f"/api/v1/submissions/{submission_id}"
+
+
+def _size(document: object) -> int:
+    return len(json.dumps(document, separators=(",", ":")).encode())
+
+
+def _fitted(report: dict[str, Any], submission_id: int) -> tuple[dict[str, Any], str | None]:
+    """``report`` itself when it fits the limit, else a smaller one and what was left out."""
+    if _size(report) <= MAX_REPORT_BYTES:
+        return report, None
+    cases = []
+    for case in report.get("cases") or []:
+        if "nodes" in case:
+            case = {key: value for key, value in case.items() if key != "nodes"}
+            case["nodes_omitted"] = True
+        cases.append(case)
+    smaller = {**report, "cases": cases}
+    link = report_url(submission_id)
+    if _size(smaller) <= MAX_REPORT_BYTES:
+        return smaller, f"node lists omitted (the report is over {MAX_REPORT_BYTES} bytes): {link}"
+    smaller["cases"] = []
+    return smaller, f"trees omitted (the report is over {MAX_REPORT_BYTES} bytes): {link}"
+
+
+def _timestamp(moment: datetime | None) -> str:
+    moment = moment or utcnow()
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def callback_payload(run: GradingRun, submission: Submission, event: str) -> dict[str, Any]:
+    """The event's JSON: its type, when it happened, the submission and the run's report."""
+    report = run.report
+    if report is None:  # a run that ended in internal_error stores no report
+        report = {
+            "verdict": run.verdict,
+            "score": None,
+            "max_score": None,
+            "message": run.message or "",
+            "cases": [],
+        }
+    report, omitted = _fitted(report, submission.id)
+    data: dict[str, Any] = {
+        "submission_id": submission.id,
+        "attempt": submission.attempt,
+        "status": run.state,
+        "report": report,
+    }
+    if omitted is not None:
+        data["report_truncated"] = omitted
+        data["report_url"] = report_url(submission.id)
+    return {"type": event, "timestamp": _timestamp(run.finished_at), "data": data}
+
+
+def _endpoint(session: Session, integration_id: int, url: str) -> CallbackEndpoint | None:
+    return session.scalar(
+        select(CallbackEndpoint).where(
+            CallbackEndpoint.integration_id == integration_id, CallbackEndpoint.url == url
+        )
+    )
+
+
+def make_callbacks(session: Session, run: GradingRun) -> list[Delivery]:
+    """The callback a finished run calls for: none unless its submission came with a URL."""
+    event = EVENTS.get(run.state)
+    origin = session.get(LmsSubmission, run.submission_id)
+    if event is None or origin is None or not origin.callback_url:
+        return []
+    integration = session.get(Integration, origin.integration_id)
+    if integration is None or not integration.enabled:
+        log.info("submission %s: no callback, its integration is disabled", run.submission_id)
+        return []
+    endpoint = _endpoint(session, integration.id, origin.callback_url)
+    if endpoint is not None and endpoint.disabled_at is not None:
+        log.info(
+            "submission %s: no callback, the endpoint %s is disabled (%s)",
+            run.submission_id,
+            origin.callback_url,
+            endpoint.disabled_reason,
+        )
+        return []
+    submission = session.get(Submission, run.submission_id)
+    assert submission is not None
+    delivery = Delivery(
+        kind=DeliveryKind.CALLBACK,
+        event=event,
+        message_id=new_message_id(),
+        integration_id=integration.id,
+        submission_id=submission.id,
+        run_id=run.id,
+        url=origin.callback_url,
+        payload=callback_payload(run, submission, event),
+    )
+    session.add(delivery)
+    return [delivery]
+
+
+def retry_after(value: str | None, now: datetime | None = None) -> float | None:
+    """Seconds asked for by a ``Retry-After`` header (delay in seconds or an HTTP date)."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        moment = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return max(0.0, (moment - (now or utcnow())).total_seconds())
+
+
+def signature(integration: Integration, message_id: str, moment: datetime, body: str) -> str:
+    """The ``webhook-signature`` header: the current secret's signature, and the previous
+    secret's too while a rotation's overlap lasts (receivers accept either)."""
+    signatures = [Webhook(integration.secret).sign(message_id, moment, body)]
+    until = integration.previous_secret_until
+    if integration.previous_secret and until is not None:
+        if until.tzinfo is None:
+            until = until.replace(tzinfo=UTC)
+        if until > moment:
+            signatures.append(Webhook(integration.previous_secret).sign(message_id, moment, body))
+    return " ".join(signatures)
+
+
+class _PinnedAdapter(HTTPAdapter):
+    """Connects to an address that was checked, while TLS still checks the host's name."""
+
+    def __init__(self, host: str) -> None:
+        self._host = host  # read by init_poolmanager, which the base __init__ calls
+        super().__init__(max_retries=0)
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["server_hostname"] = self._host
+        kwargs["assert_hostname"] = self._host
+        super().init_poolmanager(*args, **kwargs)
+
+
+def _address_url(target: Target, address: str) -> str:
+    literal = address.replace("%", "%25")
+    if ":" in literal:
+        literal = f"[{literal}]"
+    return f"{target.scheme}://{literal}:{target.port}{target.path}"
+
+
+def post(target: Target, body: bytes, headers: dict[str, str]) -> Any:
+    """POST ``body`` to the target's checked addresses in turn, until one answers.
+
+    The URL names the address, not the host, so that DNS is not asked again between the
+    check and the connection; the Host header and TLS (SNI, certificate) use the host."""
+    with requests.Session() as http:
+        http.trust_env = False  # no proxy from the environment: it would resolve the host
+        adapter = _PinnedAdapter(target.host)
+        http.mount("http://", adapter)
+        http.mount("https://", adapter)
+        last: Exception | None = None
+        for address in target.addresses:
+            try:
+                response = http.post(
+                    _address_url(target, address),
+                    data=body,
+                    headers={**headers, "Host": target.host_header},
+                    allow_redirects=False,
+                    timeout=TIMEOUT_SECONDS,
+                    verify=VERIFY_TLS,
+                    stream=True,  # the answer's body is never read
+                )
+                response.close()
+                return response
+            except requests.ConnectionError as error:
+                last = error
+        assert last is not None
+        raise last
+
+
+def _disable_endpoint(session: Session, delivery: Delivery, reason: str) -> None:
+    assert delivery.integration_id is not None
+    endpoint = _endpoint(session, delivery.integration_id, delivery.url)
+    if endpoint is None:
+        endpoint = CallbackEndpoint(integration_id=delivery.integration_id, url=delivery.url)
+        session.add(endpoint)
+    endpoint.disabled_at = utcnow()
+    endpoint.disabled_reason = reason
+
+
+def send_callback(session: Session, delivery: Delivery) -> Outcome:
+    """One signed POST of ``delivery``'s event; what the receiver said."""
+    integration = (
+        session.get(Integration, delivery.integration_id) if delivery.integration_id else None
+    )
+    if integration is None or not integration.enabled:
+        return Outcome(None, "the integration is disabled or removed", give_up=True)
+    endpoint = _endpoint(session, integration.id, delivery.url)
+    if endpoint is not None and endpoint.disabled_at is not None:
+        return Outcome(None, f"the endpoint is disabled: {endpoint.disabled_reason}", give_up=True)
+    # Checked again now: the allowed hosts or the host's addresses may have changed.
+    target = inspect_callback_url(delivery.url, integration.allowed_hosts, ALLOW_PRIVATE)
+    if isinstance(target, Refusal):
+        return Outcome(None, target.reason, give_up=target.lasting)
+    body = json.dumps(delivery.payload, separators=(",", ":"))
+    moment = datetime.now(UTC)
+    headers = {
+        "webhook-id": delivery.message_id,
+        "webhook-timestamp": str(int(moment.timestamp())),
+        "webhook-signature": signature(integration, delivery.message_id, moment, body),
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+    }
+    try:
+        response = post(target, body.encode(), headers)
+    except requests.Timeout as error:
+        return Outcome(None, f"no answer within {TIMEOUT_SECONDS:.0f} s ({error})")
+    except requests.RequestException as error:
+        return Outcome(None, f"could not connect: {error}")
+    code = int(response.status_code)
+    if 200 <= code < 300:
+        return Outcome(code)
+    if code == 410:
+        reason = f"the receiver answered 410 Gone on {utcnow():%Y-%m-%d %H:%M} UTC"
+        _disable_endpoint(session, delivery, reason)
+        log.info("callback endpoint %s disabled: %s", delivery.url, reason)
+        return Outcome(code, "410 Gone: the endpoint is disabled", give_up=True)
+    wait = retry_after(response.headers.get("Retry-After"))
+    if 300 <= code < 400:
+        where = response.headers.get("Location") or "nowhere"
+        return Outcome(code, f"HTTP {code}: a redirect (to {where}), not followed", wait)
+    return Outcome(code, f"HTTP {code} {response.reason or ''}".strip(), wait)
+
+
+register_event_maker("callbacks", make_callbacks)
+register_sender(DeliveryKind.CALLBACK, send_callback)
