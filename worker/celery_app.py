@@ -27,6 +27,16 @@ def make_celery(settings: Settings | None = None) -> Celery:
         result_expires=3600,
         task_always_eager=settings.eager_tasks,
         broker_connection_retry_on_startup=True,
+        # A broker that is down must not hold a web request for long: the run stays queued
+        # in the database and the reaper sends it again.
+        broker_connection_timeout=2,
+        task_publish_retry_policy={
+            "max_retries": 2,
+            "interval_start": 0,
+            "interval_step": 0.5,
+            "interval_max": 1,
+        },
+        result_backend_transport_options={"retry_policy": {"timeout": 2.0}},
         include=["worker.tasks"],
         beat_schedule={
             "reap-stuck-runs": {

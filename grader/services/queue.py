@@ -52,8 +52,9 @@ class Queue:
             try:
                 self.celery.send_task(GRADE_TASK, args=[run_id], task_id=task_id)
             except Exception:
-                log.exception("broker unreachable: run %s stays queued for the reaper", run_id)
-                continue
+                # The rest would wait for the broker too: they all stay queued for the reaper.
+                log.exception("broker unreachable: run %s and those after it stay queued", run_id)
+                break
             with self.database.session() as session:
                 mark_sent(session, run_id, task_id)
             sent += 1
@@ -72,7 +73,10 @@ class Queue:
             try:
                 self.celery.send_task(DELIVER_TASK, args=[delivery_id], countdown=countdown)
             except Exception:
-                log.exception("broker unreachable: delivery %s waits for the sweep", delivery_id)
-                continue
+                log.exception(
+                    "broker unreachable: delivery %s and those after it wait for the sweep",
+                    delivery_id,
+                )
+                break
             sent += 1
         return sent
