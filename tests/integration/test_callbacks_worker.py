@@ -1,0 +1,93 @@
+"""A result callback end to end: a real Celery worker grades an LMS submission and calls
+the LMS back, once, signed, at a receiver on loopback."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from grader.db import Database
+from grader.models import Course, Delivery, DeliveryState, GradingRun, LmsSubmission, User
+from grader.services.queue import Queue
+from grader.services.submissions import submit
+from tests.grader.lms.test_callbacks import Receiver, make_integration, new_secret
+from tests.integration.conftest import Worker, exercise_of, service_settings, wait_until_graded
+
+LIBRARY = Path(__file__).resolve().parents[2] / "exercises" / "implementations" / "alphabeta"
+
+pytestmark = pytest.mark.integration
+
+
+def _delivered(database: Database, submission_id: int, timeout: float) -> Delivery:
+    deadline = time.monotonic() + timeout
+    while True:
+        with database.session() as session:
+            found = session.scalars(
+                select(Delivery).where(Delivery.submission_id == submission_id)
+            ).all()
+            if found and found[0].state != DeliveryState.PENDING:
+                session.expunge(found[0])
+                return found[0]
+        if time.monotonic() > deadline:
+            pytest.fail(f"the callback of submission {submission_id} is still pending")
+        time.sleep(0.2)
+
+
+def test_a_graded_lms_submission_is_called_back_exactly_once(
+    pg_url: str,
+    flushed_redis: str,
+    pg_course: Course,
+    tmp_path: Path,
+    workers: Callable[..., Worker],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The worker process reads this when it loads the callbacks: the receiver is on loopback.
+    monkeypatch.setenv("GRADER_CALLBACKS_ALLOW_PRIVATE", "1")
+    settings = service_settings(tmp_path, pg_url, flushed_redis)
+    database = Database(pg_url)
+    receiver = Receiver(new_secret()).start()
+    try:
+        workers(settings)
+        integration_id = make_integration(database, pg_course, receiver.secret)
+        exercise = exercise_of(database, pg_course, "aima-fig5.2-alphabeta")
+        with database.session() as session:
+            student = User(email=f"lms{time.monotonic_ns()}@example.edu", name="LMS student")
+            session.add(student)
+            session.flush()
+            source = (LIBRARY / "correct_fail_hard.py").read_text()
+            submission = submit(session, settings, student, exercise, "search.py", source)
+            session.add(
+                LmsSubmission(
+                    submission_id=submission.id,
+                    integration_id=integration_id,
+                    callback_url=receiver.url(),
+                )
+            )
+            session.flush()
+            submission_id = submission.id
+            run_id = session.scalars(
+                select(GradingRun.id).where(GradingRun.submission_id == submission.id)
+            ).one()
+        assert Queue(settings, database).send([run_id]) == 1
+        wait_until_graded(database, [run_id], timeout=120)
+
+        delivery = _delivered(database, submission_id, timeout=60)
+        time.sleep(2)  # a duplicate, if any, would have arrived by now
+        assert (delivery.state, delivery.attempts) == (DeliveryState.DELIVERED, 1)
+        (got,) = receiver.got
+        assert got.verified, got.problem
+        assert got.headers["webhook-id"] == delivery.message_id
+        with database.session() as session:
+            run = session.get(GradingRun, run_id)
+            assert run is not None and run.state == "graded"
+            report = run.report
+        assert got.payload["type"] == "submission.graded"
+        assert got.payload["data"]["submission_id"] == submission_id
+        assert got.payload["data"]["report"] == report
+    finally:
+        receiver.stop()
+        database.engine.dispose()
