@@ -15,13 +15,18 @@ from reference.exercises.model import Exercise
 from reference.feedback import TreeFeedback, combine, judge
 from reference.hidden import LIBRARY_FOLDER, load_library, reference_judge, wrong_for
 from reference.hidden.selection import select_hidden_trees
-from reference.tree import Tree
+from reference.observed import Call, Observed, Visit
+from reference.observed import Return as ObservedReturn
+from reference.search import Cutoff, Enter, Evaluate, Return, SearchResult
+from reference.tree import Number, Tree
 from reference.values import format_value
 from worker.harness.local import entry_spec
 from worker.sandbox import RunRecord, SandboxOptions, Verdict, run_sandboxed
 
 STDOUT_LIMIT = 8 * 1024
 """Printed output kept in a report, over all trees."""
+REPLAY_LIMIT = 2000
+"""Steps of each search kept in a public tree's replay."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +62,86 @@ def _number(value: object) -> object:
     return format_value(value)  # type: ignore[arg-type]
 
 
-def _case_report(case: Case, record: RunRecord, feedback: TreeFeedback | None) -> dict[str, Any]:
+def _shown(value: Number | None) -> str | None:
+    return None if value is None else format_value(value)
+
+
+def _window(alpha: Number | None, beta: Number | None, depth: int | None) -> dict[str, Any]:
+    found = {"alpha": _shown(alpha), "beta": _shown(beta), "depth": depth}
+    return {key: value for key, value in found.items() if value is not None}
+
+
+def _student_steps(tree: Tree, observed: Observed) -> list[dict[str, Any]]:
+    """The student's search as the replay shows it: entries, evaluations and returns.
+
+    Questions that only find the way (terminal_test, actions, ...) are left out, so that a
+    correct search has exactly the reference's steps."""
+    steps: list[dict[str, Any]] = []
+    for event in observed.events:
+        if isinstance(event, Call):
+            window = _window(event.alpha, event.beta, event.depth)
+            steps.append({"node": event.node, "event": "enter", **window})
+        elif isinstance(event, ObservedReturn):
+            value = _shown(event.value) if event.problem is None else event.shown
+            steps.append({"node": event.node, "event": "exit", "value": value})
+        elif isinstance(event, Visit) and event.method in ("utility", "eval"):
+            node = tree.nodes.get(event.node)
+            known = None if node is None else node.utility if node.is_leaf else node.heuristic
+            steps.append({"node": event.node, "event": "evaluate", "value": _shown(known)})
+        if len(steps) > REPLAY_LIMIT:
+            break
+    return steps
+
+
+def _reference_steps(result: SearchResult) -> list[dict[str, Any]]:
+    """The reference search in the same steps; a cut-off is told on the return it causes."""
+    steps: list[dict[str, Any]] = []
+    cutoffs: dict[str, Cutoff] = {}
+    for event in result.trace:
+        if isinstance(event, Enter):
+            window = _window(event.alpha, event.beta, None)
+            steps.append({"node": event.node, "event": "enter", **window})
+        elif isinstance(event, Evaluate):
+            steps.append({"node": event.node, "event": "evaluate", "value": _shown(event.value)})
+        elif isinstance(event, Cutoff):
+            cutoffs[event.node] = event
+        elif isinstance(event, Return):
+            step: dict[str, Any] = {
+                "node": event.node,
+                "event": "exit",
+                "value": _shown(event.value),
+            }
+            cutoff = cutoffs.pop(event.node, None)
+            if cutoff is not None:
+                left, relation, right = cutoff.rule.split(" ")
+                step["cutoff"] = (
+                    f"{left} = {format_value(cutoff.value)} {relation} "
+                    f"{right} = {format_value(cutoff.bound)}"
+                )
+                step["pruned"] = list(cutoff.pruned)
+            steps.append(step)
+        if len(steps) > REPLAY_LIMIT:
+            break
+    return steps
+
+
+def _replay(tree: Tree, observed: Observed, reference: SearchResult) -> dict[str, Any]:
+    """Both searches of a public tree, step by step, for the feedback page's replay."""
+    student = _student_steps(tree, observed)
+    expected = _reference_steps(reference)
+    return {
+        "student": student[:REPLAY_LIMIT],
+        "reference": expected[:REPLAY_LIMIT],
+        "truncated": len(student) > REPLAY_LIMIT or len(expected) > REPLAY_LIMIT,
+    }
+
+
+def _case_report(
+    case: Case,
+    record: RunRecord,
+    feedback: TreeFeedback | None,
+    replay: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     verdict = _run_verdict(record, feedback)
     report: dict[str, Any] = {"name": case.name, "hidden": case.hidden, "verdict": verdict}
     if case.hidden:
@@ -71,6 +155,8 @@ def _case_report(case: Case, record: RunRecord, feedback: TreeFeedback | None) -
             report["message"] = str(record.outcome.verdict).replace("_", " ")
         return report
     report["message"] = record.outcome.message
+    if replay is not None:
+        report["replay"] = replay
     if feedback is None:
         report["nodes"] = []
         return report
@@ -138,15 +224,19 @@ def grade(
             record = run_sandboxed(
                 case.tree, source, filename, spec, exercise.limits, options=options
             )
+            completed = record.outcome.verdict is Verdict.COMPLETED
+            reference = exercise.reference(case.tree) if completed or not case.hidden else None
             feedback = None
-            if record.outcome.verdict is Verdict.COMPLETED:
-                feedback = judge(
-                    case.tree, exercise.reference(case.tree), record.observed, exercise.scoring
-                )
+            if completed and reference is not None:
+                feedback = judge(case.tree, reference, record.observed, exercise.scoring)
+            # Hidden trees never get a replay: it would show their shape and values.
+            replay = None
+            if not case.hidden and reference is not None:
+                replay = _replay(case.tree, record.observed, reference)
         if feedback is None and first_problem is None:
             first_problem = record
         all_feedback.append(feedback)
-        reports.append(_case_report(case, record, feedback))
+        reports.append(_case_report(case, record, feedback, replay))
         if not case.hidden and len(stdout) < STDOUT_LIMIT:
             stdout += record.stdout
         cpu += record.usage.cpu_ms
