@@ -8,6 +8,7 @@ import base64
 import hashlib
 import json
 import secrets
+import ssl
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -82,7 +83,8 @@ class Receiver:
     def url(self, path: str = "/lms/callback") -> str:
         return f"http://127.0.0.1:{self.port}{path}"
 
-    def start(self) -> Receiver:
+    def start(self, tls: tuple[Path, Path] | None = None) -> Receiver:
+        """Serve in a thread; over TLS with ``tls`` (certificate and key files)."""
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -107,6 +109,10 @@ class Receiver:
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        if tls is not None:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(*tls)
+            self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         return self
 
@@ -582,3 +588,68 @@ def test_during_a_secret_rotation_both_secrets_sign(
     (got,) = receiver.got
     assert got.verified  # with the old secret, which the receiver still holds
     assert len(got.headers["webhook-signature"].split(" ")) == 2
+
+
+def self_signed(folder: Path, name: str) -> tuple[Path, Path]:
+    """A certificate for ``name`` (its own CA) and its key, as PEM files."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+    now = datetime.now(UTC)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - timedelta(minutes=5))
+        .not_valid_after(now + timedelta(hours=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName(name)]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_file, key_file = folder / f"{name}.crt", folder / f"{name}.key"
+    cert_file.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    return cert_file, key_file
+
+
+@pytest.mark.parametrize("certified", ["secure.lms.test", "someone-else.test"])
+def test_over_https_the_checked_address_is_used_and_the_host_name_verified(
+    database: Database,
+    settings: Settings,
+    course: Course,
+    make_user: UserFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    certified: str,
+) -> None:
+    cert_file, key_file = self_signed(tmp_path, certified)
+    monkeypatch.setattr(callbacks, "VERIFY_TLS", str(cert_file))
+    monkeypatch.setattr(urls, "resolve", lambda _host, _port: ["127.0.0.1"])
+    receiver = Receiver(new_secret()).start(tls=(cert_file, key_file))
+    try:
+        integration_id = make_integration(database, course, receiver.secret, ["secure.lms.test"])
+        url = f"https://secure.lms.test:{receiver.port}/hook"
+        submission_id, _ = graded(database, settings, course, make_user, integration_id, url)
+    finally:
+        receiver.stop()
+
+    (delivery,) = deliveries_of(database, submission_id)
+    if certified == "secure.lms.test":
+        assert delivery.state == DeliveryState.DELIVERED
+        (got,) = receiver.got
+        assert got.verified and got.headers["Host"] == f"secure.lms.test:{receiver.port}"
+    else:  # connected to 127.0.0.1, yet the certificate must name the URL's host
+        assert delivery.state == DeliveryState.PENDING and receiver.got == []
+        assert "certificate" in (delivery.last_error or "").lower()
