@@ -1,12 +1,451 @@
-"""The instructors' pages."""
+"""The instructors' pages: their courses and exercises, uploading an exercise folder as a
+draft, previewing a version (reference trace, hidden-tree check), publishing, analytics,
+regrading and the grade book as CSV."""
 
 from __future__ import annotations
 
-from flask import Blueprint
+import csv
+import io
+from collections.abc import Mapping
+from dataclasses import dataclass
 
-blueprint = Blueprint("instructor", __name__)
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_login import current_user
+from flask_wtf import FlaskForm
+from markupsafe import Markup, escape
+from sqlalchemy import select
+from werkzeug.wrappers import Response
+from wtforms import MultipleFileField, StringField
+from wtforms.validators import Length
+
+from grader.models import Course, Exercise, ExerciseVersion, Role
+from grader.services import analytics, authoring
+from grader.services.exercise_store import check_files
+from grader.services.runs import regrade_latest
+from grader.services.submissions import aware
+from grader.web.context import db_session, queue, role_required, settings
+from reference.drawing import draw
+from reference.problems import FileProblems, Problem
+from reference.tree import Node, Tree
+
+blueprint = Blueprint("instructor", __name__, url_prefix="/teach")
+
+MAX_DRAWN_NODES = 1500
+"""Bigger trees are drawn a few levels deep only."""
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""Cells a spreadsheet would read as a formula."""
 
 
-@blueprint.route("/teach/")
+class ActionForm(FlaskForm):
+    """A button that changes something (publish, regrade): the CSRF token only."""
+
+
+class UploadForm(FlaskForm):
+    slug = StringField("Slug (the exercise's folder name)", validators=[Length(max=100)])
+    files = MultipleFileField("Files: exercise.yaml and its tree files")
+
+
+# Access.
+
+
+def _course(course_id: int) -> Course:
+    session = db_session()
+    course = session.get(Course, course_id)
+    if course is None or not authoring.teaches(session, current_user, course_id):
+        abort(404)
+    return course
+
+
+def _exercise(exercise_id: int) -> Exercise:
+    exercise = authoring.taught_exercise(db_session(), current_user, exercise_id)
+    if exercise is None:
+        abort(404)
+    return exercise
+
+
+def _version(exercise: Exercise, version_id: int) -> ExerciseVersion:
+    version = db_session().get(ExerciseVersion, version_id)
+    if version is None or version.exercise_id != exercise.id:
+        abort(404)
+    return version
+
+
+# Drawing trees.
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """How to show one node: a CSS class, a tooltip, a short label, whether it was cut off."""
+
+    css_class: str = ""
+    title: str = ""
+    label: str = ""
+    cut: bool = False
+
+
+def tree_drawing(tree: Tree, marks: Mapping[str, Mark]) -> Markup:
+    """``tree`` as an SVG picture when the drawing module is there, else as text (one
+    line per node, each carrying ``data-node`` and its mark)."""
+    try:
+        from grader.web import treesvg  # type: ignore[attr-defined, unused-ignore]
+    except ImportError:
+        return _text_drawing(tree, marks)
+    node_marks = {
+        name: treesvg.NodeMark(
+            css_class=mark.css_class, title=mark.title, label=mark.label, cut=mark.cut
+        )
+        for name, mark in marks.items()
+    }
+    picture: Markup = treesvg.tree_svg(tree, node_marks)
+    return picture
+
+
+def _text_drawing(tree: Tree, marks: Mapping[str, Mark]) -> Markup:
+    names: list[str] = []
+
+    def note(node: Node) -> str:
+        names.append(node.name)
+        return marks[node.name].label if node.name in marks else ""
+
+    depth = None if len(tree) <= MAX_DRAWN_NODES else 3
+    lines = draw(tree, note, max_depth=depth).split("\n")
+    out: list[Markup] = []
+    index = 0
+    for line in lines:
+        if line.lstrip("│ ").startswith("... (") and index > 0:
+            out.append(escape(line))  # "children not shown": no node of its own
+            continue
+        name = names[index]
+        index += 1
+        mark = marks.get(name, Mark())
+        classes = "node" + (f" {mark.css_class}" if mark.css_class else "")
+        classes += " cut" if mark.cut else ""
+        out.append(
+            Markup('<span class="{}" data-node="{}" title="{}">{}</span>').format(
+                classes, name, mark.title, line
+            )
+        )
+    return Markup('<pre class="tree-drawing">') + Markup("\n").join(out) + Markup("</pre>")
+
+
+# Pages.
+
+
+@blueprint.route("/")
+@role_required(Role.INSTRUCTOR)
 def home() -> str:
-    return "teaching (to be built)"
+    session = db_session()
+    courses = [
+        (course, authoring.course_exercises(session, course))
+        for course in authoring.taught_courses(session, current_user)
+    ]
+    return render_template("instructor/home.html", courses=courses)
+
+
+@blueprint.route("/courses/<int:course_id>/exercises/new", methods=["GET", "POST"])
+@role_required(Role.INSTRUCTOR)
+def upload(course_id: int) -> str | Response | tuple[str, int]:
+    course = _course(course_id)
+    form = UploadForm()
+    if not form.validate_on_submit():
+        if request.method == "POST":
+            return _upload_page(course, form, {}, [], 400)
+        form.slug.data = request.args.get("slug", "")
+        return _upload_page(course, form, {}, [])
+    slug = (form.slug.data or "").strip()
+    files, problems = _files_from_request()
+    slug_problem = authoring.slug_problem(slug)
+    if slug_problem:
+        form.slug.errors = [slug_problem]
+    if not files and not problems:
+        problems.append(
+            Problem(
+                "exercise.yaml", 1, 1, "choose the exercise's files: exercise.yaml and its trees"
+            )
+        )
+    if slug_problem or problems:
+        if not slug_problem and "exercise.yaml" in files:
+            checked = check_files(slug, files)
+            problems += checked if isinstance(checked, list) else []
+        return _upload_page(course, form, files, problems, 422)
+    session = db_session()
+    result = authoring.upload(session, course, slug, files, current_user)
+    if isinstance(result, list):
+        session.rollback()
+        return _upload_page(course, form, files, result, 422)
+    session.commit()
+    short = result.version.content_hash[:10]
+    if result.created:
+        flash(f"Saved draft version {short} of {slug}: check it, then publish it.", "info")
+    else:
+        flash(f"These files are version {short} of {slug} already: nothing new was saved.", "info")
+    return redirect(
+        url_for(".preview", exercise_id=result.exercise.id, version_id=result.version.id)
+    )
+
+
+def _files_from_request() -> tuple[dict[str, str], list[Problem]]:
+    """The files of the upload form: the texts kept from an earlier try (edited in place),
+    then the uploaded files (which replace kept ones of the same name)."""
+    files: dict[str, str] = {}
+    problems: list[Problem] = []
+    names = request.form.getlist("kept_name")
+    texts = request.form.getlist("kept_text")
+    dropped = set(request.form.getlist("drop"))
+    for name, text in zip(names, texts, strict=False):
+        name = _plain_name(name)
+        if name and name not in dropped:
+            files[name] = text.replace("\r\n", "\n")
+    for upload in request.files.getlist("files"):
+        name = _plain_name(upload.filename or "")
+        if not name:
+            continue
+        decoded = authoring.decode_upload(name, upload.read())
+        if isinstance(decoded, Problem):
+            problems.append(decoded)
+            files.pop(name, None)
+        else:
+            files[name] = decoded.replace("\r\n", "\n")
+    return files, problems
+
+
+def _plain_name(name: str) -> str:
+    # A folder upload names files "folder/exercise.yaml": keep the file's own name.
+    return name.replace("\\", "/").rsplit("/", 1)[-1].strip()[:200]
+
+
+def _upload_page(
+    course: Course,
+    form: UploadForm,
+    files: Mapping[str, str],
+    problems: list[Problem],
+    status: int = 200,
+) -> tuple[str, int]:
+    by_file: dict[str, list[Problem]] = {}
+    for problem in problems:
+        by_file.setdefault(problem.file, []).append(problem)
+    page = render_template(
+        "instructor/upload.html",
+        course=course,
+        form=form,
+        files=files,
+        problems=problems,
+        by_file=by_file,
+    )
+    return page, status
+
+
+@blueprint.route("/exercises/<int:exercise_id>/")
+@role_required(Role.INSTRUCTOR)
+def exercise_page(exercise_id: int) -> str:
+    exercise = _exercise(exercise_id)
+    versions = (
+        db_session()
+        .scalars(
+            select(ExerciseVersion)
+            .where(ExerciseVersion.exercise_id == exercise.id)
+            .order_by(ExerciseVersion.id.desc())
+        )
+        .all()
+    )
+    course = db_session().get(Course, exercise.course_id)
+    return render_template(
+        "instructor/exercise.html",
+        exercise=exercise,
+        course=course,
+        versions=versions,
+        form=ActionForm(),
+    )
+
+
+@blueprint.route("/exercises/<int:exercise_id>/versions/<int:version_id>")
+@role_required(Role.INSTRUCTOR)
+def preview(exercise_id: int, version_id: int) -> str | tuple[str, int]:
+    exercise = _exercise(exercise_id)
+    version = _version(exercise, version_id)
+    course = db_session().get(Course, exercise.course_id)
+    try:
+        model = authoring.version_model(settings(), exercise, version)
+    except FileProblems as error:
+        # A version saved before the engine's rules changed may no longer load.
+        page = render_template(
+            "instructor/broken.html", exercise=exercise, version=version, problems=error.problems
+        )
+        return page, 200
+    traces = authoring.reference_traces(model)
+    chosen_tree = request.args.get("tree", "")
+    requested = request.args.get("step", "0")
+    drawings = {}
+    current = {}
+    for trace in traces:
+        step = 0
+        if trace.name == chosen_tree and requested.isdigit():
+            step = min(int(requested), max(len(trace.steps) - 1, 0))
+        current[trace.name] = step
+        focus = trace.steps[step].node if trace.steps else None
+        drawings[trace.name] = tree_drawing(trace.tree, _trace_marks(trace, focus))
+    check = authoring.hidden_check(settings(), exercise, version)
+    hidden_drawings = {name: tree_drawing(tree, {}) for name, tree in check.trees}
+    return render_template(
+        "instructor/preview.html",
+        exercise=exercise,
+        course=course,
+        version=version,
+        model=model,
+        conventions=authoring.conventions(model.options),
+        traces=traces,
+        drawings=drawings,
+        current=current,
+        check=check,
+        hidden_drawings=hidden_drawings,
+        is_current=exercise.current_version_id == version.id,
+        form=ActionForm(),
+    )
+
+
+def _trace_marks(trace: authoring.TreeTrace, focus: str | None) -> dict[str, Mark]:
+    marks = {}
+    for node in trace.tree:
+        classes = []
+        label = ""
+        if node.name in trace.values and not node.is_leaf:
+            label = f"v={trace.values[node.name]}"
+        if node.name in trace.pruned:
+            classes.append("pruned")
+            label = "pruned"
+        if node.name == focus:
+            classes.append("current")
+        marks[node.name] = Mark(" ".join(classes), label, label, node.name in trace.pruned)
+    return marks
+
+
+@blueprint.route("/exercises/<int:exercise_id>/versions/<int:version_id>/publish", methods=["POST"])
+@role_required(Role.INSTRUCTOR)
+def publish(exercise_id: int, version_id: int) -> Response:
+    exercise = _exercise(exercise_id)
+    version = _version(exercise, version_id)
+    try:
+        model = authoring.version_model(settings(), exercise, version)
+    except FileProblems:
+        flash("This version no longer loads: it cannot be published.", "error")
+        return redirect(url_for(".preview", exercise_id=exercise.id, version_id=version.id))
+    authoring.publish(exercise, version, model)
+    db_session().commit()
+    flash(f"Published version {version.content_hash[:10]} of {exercise.slug}.", "info")
+    return redirect(url_for(".preview", exercise_id=exercise.id, version_id=version.id))
+
+
+@blueprint.route("/exercises/<int:exercise_id>/analytics")
+@role_required(Role.INSTRUCTOR)
+def analytics_page(exercise_id: int) -> str:
+    exercise = _exercise(exercise_id)
+    session = db_session()
+    course = session.get(Course, exercise.course_id)
+    latest = analytics.latest_graded_runs(session, exercise)
+    heats = analytics.heat_maps(latest)
+    trees: dict[str, Tree] = {}
+    if exercise.current_version is not None:
+        try:
+            model = authoring.version_model(settings(), exercise, exercise.current_version)
+            trees = {entry.name: entry.tree for entry in model.trees}
+        except FileProblems:
+            trees = {}
+    drawings = {
+        heat.name: tree_drawing(trees[heat.name], _heat_marks(heat))
+        for heat in heats
+        if heat.name in trees
+    }
+    histogram = analytics.score_histogram(latest)
+    return render_template(
+        "instructor/analytics.html",
+        exercise=exercise,
+        course=course,
+        students=len(latest),
+        heats=heats,
+        drawings=drawings,
+        verdicts=analytics.verdict_distribution(latest),
+        histogram=histogram,
+        tallest=max([bucket.count for bucket in histogram] + [1]),
+        divergences=analytics.common_divergences(latest),
+        form=ActionForm(),
+    )
+
+
+def _heat_marks(heat: analytics.TreeHeat) -> dict[str, Mark]:
+    marks = {}
+    for name, node in heat.nodes.items():
+        level = 0 if node.wrong == 0 else min(5, 1 + int(node.share * 5))
+        marks[name] = Mark(f"heat-{level}", node.breakdown(), f"{round(100 * node.share)}%")
+    return marks
+
+
+@blueprint.route("/exercises/<int:exercise_id>/regrade", methods=["POST"])
+@role_required(Role.INSTRUCTOR)
+def regrade(exercise_id: int) -> Response:
+    exercise = _exercise(exercise_id)
+    session = db_session()
+    ids = regrade_latest(session, exercise)
+    session.commit()
+    sent = queue().send(ids)
+    if not ids:
+        flash("Nothing to regrade: no student has submitted (or nothing is published).", "info")
+    else:
+        plural = "submission" if len(ids) == 1 else "submissions"
+        flash(
+            f"Regrading {len(ids)} {plural} (each student's latest) on the current version; "
+            f"{sent} sent to the graders.",
+            "info",
+        )
+    return redirect(url_for(".analytics_page", exercise_id=exercise.id))
+
+
+@blueprint.route("/exercises/<int:exercise_id>/grades.csv")
+@role_required(Role.INSTRUCTOR)
+def grades_csv(exercise_id: int) -> Response:
+    exercise = _exercise(exercise_id)
+    rows = analytics.grade_rows(db_session(), exercise)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(
+        [
+            "name",
+            "email",
+            "attempts",
+            "latest verdict",
+            "latest score",
+            "max score",
+            "best score",
+            "latest submission (UTC)",
+        ]
+    )
+    for row in rows:
+        writer.writerow(
+            [
+                _cell(row.name),
+                _cell(row.email),
+                str(row.attempts),
+                _cell(row.verdict or ""),
+                _number(row.score),
+                _number(row.max_score),
+                _number(row.best_score),
+                ""
+                if row.last_submitted is None
+                else aware(row.last_submitted).isoformat(timespec="seconds"),
+            ]
+        )
+    filename = f"{exercise.slug}-grades.csv"
+    return Response(
+        buffer.getvalue(),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+def _cell(text: str) -> str:
+    """``text`` made safe for spreadsheets: a leading ' keeps a formula as text."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def _number(value: float | None) -> str:
+    return "" if value is None else f"{value:g}"
