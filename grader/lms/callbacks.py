@@ -288,7 +288,7 @@ def send_callback(session: Session, delivery: Delivery) -> Outcome:
         return Outcome(code, "410 Gone: the endpoint is disabled", give_up=True)
     wait = retry_after(response.headers.get("Retry-After"))
     if 300 <= code < 400:
-        where = response.headers.get("Location") or "nowhere"
+        where = (response.headers.get("Location") or "nowhere")[:300]
         return Outcome(code, f"HTTP {code}: a redirect (to {where}), not followed", wait)
     return Outcome(code, f"HTTP {code} {response.reason or ''}".strip(), wait)
 
