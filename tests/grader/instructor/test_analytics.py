@@ -1,0 +1,171 @@
+"""What instructors learn about their class: the heat map, verdicts, scores, divergences,
+the grade book as CSV, and regrading every student's latest submission."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import re
+
+from flask.testing import FlaskClient
+from sqlalchemy import func, select
+
+from grader.config import Settings
+from grader.db import Database
+from grader.models import Course, Exercise, GradingRun, Role, RunState, User
+from grader.services import analytics
+from grader.services.queue import Queue
+from grader.services.submissions import submit
+from tests.grader.conftest import UserFactory, csrf_token
+from tests.grader.instructor.helpers import LIBRARY, find_exercise, login
+
+SLUG = "aima-fig5.2-alphabeta"
+
+
+def _submit(database: Database, settings: Settings, course: Course, user: User, name: str) -> None:
+    """``user`` submits the library's ``name`` to Figure 5.2; graded in process."""
+    with database.session() as session:
+        exercise = session.scalars(
+            select(Exercise).where(Exercise.course_id == course.id, Exercise.slug == SLUG)
+        ).one()
+        submission = submit(session, settings, user, exercise, name, (LIBRARY / name).read_text())
+        run_ids = [run.id for run in submission.runs]
+    assert Queue(settings, database).send(run_ids) == len(run_ids)
+
+
+def _class_of_two(
+    database: Database, settings: Settings, course: Course, make_user: UserFactory
+) -> tuple[User, User]:
+    right = make_user(Role.STUDENT, course, name="Ada Right")
+    wrong = make_user(Role.STUDENT, course, name="=cmd()")
+    _submit(database, settings, course, right, "correct_fail_hard.py")
+    _submit(database, settings, course, wrong, "wrong_no_pruning.py")
+    return right, wrong
+
+
+def test_the_heat_map_shows_where_half_the_class_searched_too_much(
+    client: FlaskClient,
+    database: Database,
+    settings: Settings,
+    course: Course,
+    make_user: UserFactory,
+) -> None:
+    _class_of_two(database, settings, course, make_user)
+    login(client, make_user(Role.INSTRUCTOR, course))
+    exercise = find_exercise(database, course, SLUG)
+    assert exercise is not None
+
+    response = client.get(f"/teach/exercises/{exercise.id}/analytics")
+
+    page = html.unescape(response.get_data(as_text=True))
+    assert response.status_code == 200
+    assert '<strong class="students">2</strong>' in page
+    for node in ("C2", "C3"):
+        row = re.search(
+            rf'<tr data-node="{node}"><td>{node}</td><td class="share">(\d+)%</td>', page
+        )
+        assert row is not None and row.group(1) == "50"
+        assert f"{node}: 50% wrong (1 of 2): 1 extra, 1 pruned" in page
+        assert re.search(rf'class="node heat-3" data-node="{node}"', page)
+    assert re.search(r'class="node heat-0" data-node="B1"', page)
+    assert '<tr data-verdict="passed"><td>passed</td><td class="count">1</td>' in page
+    assert '<tr data-verdict="failed"><td>failed</td><td class="count">1</td>' in page
+    assert "Most common first divergences" in page
+    assert re.search(
+        r'<td class="count">1</td><td>fig5.2</td><td>C</td><td>At C \(MIN, alpha = 3\): '
+        r"after C1 returned 2, v = 2 <= alpha = 3, so C could return at once",
+        page,
+    )
+
+
+def test_analytics_figures_come_from_each_students_latest_graded_run(
+    database: Database, settings: Settings, course: Course, make_user: UserFactory
+) -> None:
+    right, wrong = _class_of_two(database, settings, course, make_user)
+    _submit(database, settings, course, wrong, "correct_fail_soft.py")  # fixed it
+
+    with database.session() as session:
+        exercise = session.scalars(
+            select(Exercise).where(Exercise.course_id == course.id, Exercise.slug == SLUG)
+        ).one()
+        latest = analytics.latest_graded_runs(session, exercise)
+        assert sorted(item.user.id for item in latest) == sorted([right.id, wrong.id])
+        heat = analytics.heat_maps(latest)[0]
+        assert heat.nodes["C2"].wrong == 0 and heat.nodes["C2"].students == 2
+        assert analytics.verdict_distribution(latest) == [("passed", 2)]
+        histogram = analytics.score_histogram(latest)
+        assert histogram[-1].count == 2 and sum(bucket.count for bucket in histogram) == 2
+        assert analytics.common_divergences(latest) == []
+
+
+def test_the_grade_book_has_a_line_per_student_and_no_formulas(
+    client: FlaskClient,
+    database: Database,
+    settings: Settings,
+    course: Course,
+    make_user: UserFactory,
+) -> None:
+    _class_of_two(database, settings, course, make_user)
+    make_user(Role.STUDENT, course, name="Idle Student")
+    login(client, make_user(Role.INSTRUCTOR, course))
+    exercise = find_exercise(database, course, SLUG)
+    assert exercise is not None
+
+    response = client.get(f"/teach/exercises/{exercise.id}/grades.csv")
+
+    assert response.status_code == 200
+    assert response.mimetype == "text/csv"
+    assert response.headers["Content-Disposition"] == (f'attachment; filename="{SLUG}-grades.csv"')
+    rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
+    assert rows[0] == [
+        "name",
+        "email",
+        "attempts",
+        "latest verdict",
+        "latest score",
+        "max score",
+        "best score",
+        "latest submission (UTC)",
+    ]
+    by_name = {row[0]: row for row in rows[1:]}
+    assert set(by_name) == {"'=cmd()", "Ada Right", "Idle Student"}
+    ada = by_name["Ada Right"]
+    assert ada[2:7] == ["1", "passed", "100", "100", "100"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", ada[7])
+    wrong = by_name["'=cmd()"]
+    assert wrong[2:4] == ["1", "failed"]
+    assert float(wrong[4]) < 100 and wrong[4] == wrong[6]
+    assert by_name["Idle Student"][2:] == ["0", "", "", "", "", ""]
+
+
+def test_regrading_makes_one_new_run_per_student_and_grades_it(
+    client: FlaskClient,
+    database: Database,
+    settings: Settings,
+    course: Course,
+    make_user: UserFactory,
+) -> None:
+    right, wrong = _class_of_two(database, settings, course, make_user)
+    _submit(database, settings, course, wrong, "wrong_alpha_never_updated.py")
+    login(client, make_user(Role.INSTRUCTOR, course))
+    exercise = find_exercise(database, course, SLUG)
+    assert exercise is not None
+
+    response = client.post(
+        f"/teach/exercises/{exercise.id}/regrade",
+        data={"csrf_token": csrf_token(client)},
+        follow_redirects=True,
+    )
+
+    assert "Regrading 2 submissions" in response.get_data(as_text=True)
+    with database.session() as session:
+        runs = session.execute(
+            select(GradingRun.submission_id, func.count(), func.max(GradingRun.state))
+            .group_by(GradingRun.submission_id)
+            .order_by(GradingRun.submission_id)
+        ).all()
+    # Three submissions: the two latest have a second run, graded; the first of the
+    # student who submitted twice keeps its one run.
+    assert [count for _, count, _ in runs] == [2, 1, 2]
+    assert {state for _, _, state in runs} == {RunState.GRADED}
