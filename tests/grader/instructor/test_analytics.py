@@ -146,7 +146,7 @@ def test_regrading_makes_one_new_run_per_student_and_grades_it(
     course: Course,
     make_user: UserFactory,
 ) -> None:
-    right, wrong = _class_of_two(database, settings, course, make_user)
+    _, wrong = _class_of_two(database, settings, course, make_user)
     _submit(database, settings, course, wrong, "wrong_alpha_never_updated.py")
     login(client, make_user(Role.INSTRUCTOR, course))
     exercise = find_exercise(database, course, SLUG)
