@@ -78,7 +78,9 @@ def layout(tree: Tree, max_nodes: int = MAX_DRAWN) -> Layout:
     for node in reversed(drawn):  # children before their parents
         if node.name not in xs:
             xs[node.name] = (xs[node.children[0]] + xs[node.children[-1]]) / 2
-    positions = {node.name: (xs[node.name], MARGIN + depths[node.name] * LEVEL) for node in drawn}
+    positions: dict[str, tuple[float, float]] = {
+        node.name: (xs[node.name], float(MARGIN + depths[node.name] * LEVEL)) for node in drawn
+    }
     cut_below = frozenset(
         node.name for node in drawn if node.children and depths[node.name] == deepest
     )
