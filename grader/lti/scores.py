@@ -1,1 +1,157 @@
-"""Assignment and Grade Services score passback (to be built)."""
+"""Assignment and Grade Services: a graded run's score, posted to the platform's line item.
+
+Importing this module registers the event maker (a graded run of a student who launched the
+exercise from a platform with a line item and the score scope becomes a
+:class:`~grader.models.Delivery`) and the sender (an access token, then one POST of the
+score); :mod:`grader.services.deliveries` stores each attempt and plans the retries.
+
+The score is built with PyLTI1p3's ``Grade``; the token and the POST use ``requests``
+directly, because PyLTI1p3's service connector keeps tokens without their expiry and turns
+every non-2xx answer into an exception without its ``Retry-After``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+import requests
+from pylti1p3.grade import Grade
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from grader.lms.callbacks import retry_after
+from grader.lti.launch import SCORE_SCOPE
+from grader.lti.tokens import TokenRefused, access_token, forget
+from grader.lti.urls import url_problem
+from grader.models import (
+    Delivery,
+    DeliveryKind,
+    GradingRun,
+    LtiLaunch,
+    LtiPlatform,
+    RunState,
+    Submission,
+    utcnow,
+)
+from grader.services.deliveries import Outcome, register_event_maker, register_sender
+
+log = logging.getLogger(__name__)
+
+EVENT = "score"
+CONTENT_TYPE = "application/vnd.ims.lis.v1.score+json"
+TIMEOUT_SECONDS = 10.0
+USER_AGENT = "gametree-grader-lti/1"
+
+
+def scores_url(lineitem_url: str) -> str:
+    """The line item's scores endpoint (``/scores`` after its path, before any query)."""
+    base, _, query = lineitem_url.partition("?")
+    return base.rstrip("/") + "/scores" + (f"?{query}" if query else "")
+
+
+def timestamp(moment: datetime | None) -> str:
+    """ISO 8601 with the time zone, as AGS wants it."""
+    moment = moment or utcnow()
+    if moment.tzinfo is None:  # SQLite gives back naive UTC times
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
+
+
+def score_payload(run: GradingRun, subject: str) -> dict[str, Any]:
+    """The AGS score of ``run`` for the platform's user ``subject``."""
+    grade = (
+        Grade()
+        .set_user_id(subject)
+        .set_score_given(float(run.score or 0.0))
+        .set_score_maximum(float(run.max_score or 0.0))
+        .set_activity_progress("Completed")
+        .set_grading_progress("FullyGraded")
+        .set_timestamp(timestamp(run.finished_at))
+    )
+    payload: dict[str, Any] = json.loads(grade.get_value())
+    return payload
+
+
+def make_scores(session: Session, run: GradingRun) -> list[Delivery]:
+    """The scores a graded run calls for: one per platform the student launched it from
+    with a line item and the score scope."""
+    if run.state != RunState.GRADED or run.score is None or run.max_score is None:
+        return []
+    submission = session.get(Submission, run.submission_id)
+    if submission is None:
+        return []
+    launches = session.scalars(
+        select(LtiLaunch)
+        .where(
+            LtiLaunch.user_id == submission.user_id,
+            LtiLaunch.exercise_id == submission.exercise_id,
+            LtiLaunch.lineitem_url.is_not(None),
+        )
+        .order_by(LtiLaunch.id)
+    )
+    made = []
+    for launch in launches:
+        if SCORE_SCOPE not in (launch.ags_scopes or []) or not launch.lineitem_url:
+            continue
+        delivery = Delivery(
+            kind=DeliveryKind.LTI_SCORE,
+            event=EVENT,
+            message_id="score_" + secrets.token_urlsafe(18),
+            platform_id=launch.platform_id,
+            submission_id=submission.id,
+            run_id=run.id,
+            url=scores_url(launch.lineitem_url),
+            payload=score_payload(run, launch.subject),
+        )
+        session.add(delivery)
+        made.append(delivery)
+    return made
+
+
+def send_score(session: Session, delivery: Delivery) -> Outcome:
+    """One POST of ``delivery``'s score with a fresh or cached access token."""
+    platform = session.get(LtiPlatform, delivery.platform_id) if delivery.platform_id else None
+    if platform is None:
+        return Outcome(None, "the platform is no longer registered", give_up=True)
+    problem = url_problem(delivery.url)
+    if problem is not None:
+        return Outcome(None, f"the scores URL {problem}", give_up=True)
+    try:
+        token = access_token(platform, SCORE_SCOPE)
+    except TokenRefused as refused:
+        return Outcome(None, f"no access token: {refused}", retry_after(refused.retry_after))
+    try:
+        response = requests.post(
+            delivery.url,
+            data=json.dumps(delivery.payload, separators=(",", ":")),
+            headers={
+                "Authorization": f"Bearer {token}",
+                "Content-Type": CONTENT_TYPE,
+                "Accept": "application/json",
+                "User-Agent": USER_AGENT,
+            },
+            timeout=TIMEOUT_SECONDS,
+            allow_redirects=False,
+        )
+    except requests.Timeout as error:
+        return Outcome(None, f"no answer within {TIMEOUT_SECONDS:.0f} s ({error})")
+    except requests.RequestException as error:
+        return Outcome(None, f"could not connect: {error}")
+    code = int(response.status_code)
+    if 200 <= code < 300:
+        return Outcome(code)
+    if code == 401:
+        forget(platform, SCORE_SCOPE)  # revoked or expired early: the next try gets a new one
+    wait = retry_after(response.headers.get("Retry-After"))
+    detail = f"HTTP {code} {response.reason or ''}".strip()
+    if code == 410:
+        return Outcome(code, f"{detail}: the line item is gone", give_up=True)
+    return Outcome(code, detail, wait)
+
+
+register_event_maker("lti_scores", make_scores)
+register_sender(DeliveryKind.LTI_SCORE, send_score)

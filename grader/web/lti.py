@@ -1,7 +1,275 @@
-"""(to be built)"""
+"""LTI 1.3: platforms registered by an admin, the OIDC login, the launch, the tool's JWKS.
+
+The blueprint is exempt from the site's CSRF protection (platforms post signed JWTs, not
+forms); the admin's forms here are FlaskForms, which check their own token.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint
+import logging
+import re
+from typing import Any, cast
+
+import requests
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_login import login_user
+from flask_wtf import FlaskForm
+from pylti1p3.contrib.flask.cookie import FlaskCookieService
+from pylti1p3.contrib.flask.message_launch import FlaskMessageLaunch
+from pylti1p3.contrib.flask.oidc_login import FlaskOIDCLogin
+from pylti1p3.contrib.flask.request import FlaskRequest
+from pylti1p3.exception import LtiException, OIDCException
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from werkzeug.wrappers import Response
+from wtforms import StringField, TextAreaField, URLField
+from wtforms.validators import DataRequired, Length, ValidationError
+
+from grader.lti import state as launch_state
+from grader.lti.config import DatabaseToolConf
+from grader.lti.keys import generate_key, key_set, public_pem
+from grader.lti.launch import Accepted, LaunchRefused, accept
+from grader.lti.urls import url_problem
+from grader.models import LtiPlatform
+from grader.web.context import db_session, role_required, settings
 
 blueprint = Blueprint("lti", __name__)
+log = logging.getLogger(__name__)
+
+JWT_TIMEOUT_SECONDS = 10.0
+"""How long fetching a platform's key set may take."""
+JWT_OPTIONS: dict[str, Any] = {"verify_aud": False, "require": ["exp", "iat"]}
+"""PyJWT's checks of the id_token beyond its signature. The audience is checked against
+the registration instead (PyLTI1p3 finds the platform by issuer and ``aud``)."""
+
+
+def _secure_url(_form: FlaskForm, field: Any) -> None:
+    problem = url_problem(field.data or "")
+    if problem is not None:
+        raise ValidationError(f"The URL {problem}.")
+
+
+class PlatformForm(FlaskForm):
+    name = StringField("Name", validators=[DataRequired(), Length(max=200)])
+    issuer = StringField("Issuer (iss)", validators=[DataRequired(), Length(max=500)])
+    client_id = StringField("Client id", validators=[DataRequired(), Length(max=300)])
+    deployment_ids = TextAreaField(
+        "Deployment ids (one per line or separated by commas)",
+        validators=[DataRequired(), Length(max=5000)],
+    )
+    auth_login_url = URLField(
+        "Authentication (OIDC) URL", validators=[DataRequired(), Length(max=2000), _secure_url]
+    )
+    auth_token_url = URLField(
+        "Access token URL", validators=[DataRequired(), Length(max=2000), _secure_url]
+    )
+    key_set_url = URLField(
+        "Key set (JWKS) URL", validators=[DataRequired(), Length(max=2000), _secure_url]
+    )
+
+
+class DeleteForm(FlaskForm):
+    """Only its CSRF token."""
+
+
+def _deployment_ids(text: str) -> list[str]:
+    return [part for part in re.split(r"[\s,]+", text) if part]
+
+
+def tool_urls() -> dict[str, str]:
+    """What an admin enters in the platform to configure the tool."""
+    return {
+        "OIDC login initiation URL": url_for("lti.login", _external=True),
+        "Launch (redirect) URL": url_for("lti.launch", _external=True),
+        "Public key set (JWKS) URL": url_for("lti.jwks", _external=True),
+    }
+
+
+@blueprint.route("/platforms", methods=["GET", "POST"])
+@role_required()
+def platforms() -> str | Response:
+    session = db_session()
+    form = PlatformForm()
+    if form.validate_on_submit():
+        issuer = (form.issuer.data or "").strip()
+        client_id = (form.client_id.data or "").strip()
+        taken = session.scalar(
+            select(LtiPlatform.id).where(
+                LtiPlatform.issuer == issuer, LtiPlatform.client_id == client_id
+            )
+        )
+        if taken is not None:
+            flash("A platform with this issuer and client id is registered already.", "error")
+        else:
+            private_pem, key_id = generate_key()
+            platform = LtiPlatform(
+                name=(form.name.data or "").strip(),
+                issuer=issuer,
+                client_id=client_id,
+                deployment_ids=_deployment_ids(form.deployment_ids.data or ""),
+                auth_login_url=(form.auth_login_url.data or "").strip(),
+                auth_token_url=(form.auth_token_url.data or "").strip(),
+                key_set_url=(form.key_set_url.data or "").strip(),
+                tool_private_key=private_pem,
+                tool_key_id=key_id,
+            )
+            session.add(platform)
+            try:
+                session.commit()
+            except IntegrityError:  # registered at the same moment by another request
+                session.rollback()
+                flash("A platform with this issuer and client id is registered already.", "error")
+            else:
+                flash(f"Platform {platform.name} registered: configure the tool in it.", "info")
+                return redirect(url_for("lti.platform", platform_id=platform.id))
+    registered = session.scalars(select(LtiPlatform).order_by(LtiPlatform.name)).all()
+    return render_template("lti/platforms.html", form=form, platforms=registered)
+
+
+@blueprint.route("/platforms/<int:platform_id>")
+@role_required()
+def platform(platform_id: int) -> str:
+    found = db_session().get(LtiPlatform, platform_id)
+    if found is None:
+        abort(404)
+    return render_template(
+        "lti/platform.html",
+        platform=found,
+        urls=tool_urls(),
+        public_key=public_pem(found.tool_private_key),
+        form=DeleteForm(),
+    )
+
+
+@blueprint.route("/platforms/<int:platform_id>/delete", methods=["POST"])
+@role_required()
+def delete_platform(platform_id: int) -> Response:
+    session = db_session()
+    found = session.get(LtiPlatform, platform_id)
+    if found is None:
+        abort(404)
+    if not DeleteForm().validate_on_submit():
+        abort(400, "The form expired: reload the page and try again.")
+    session.delete(found)
+    session.commit()
+    flash(f"Platform {found.name} removed, with its launches and pending scores.", "info")
+    return redirect(url_for("lti.platforms"))
+
+
+def _refused(message: str, status: int = 400) -> tuple[str, int]:
+    return render_template("lti/refused.html", message=message), status
+
+
+def _services(
+    lti_request: FlaskRequest,
+) -> tuple[DatabaseToolConf, FlaskCookieService, launch_state.LaunchState]:
+    cookies = FlaskCookieService(lti_request)  # type: ignore[no-untyped-call]
+    nonces = launch_state.LaunchState(lti_request, cookies, settings().effective_secret_key)
+    return DatabaseToolConf(db_session()), cookies, nonces
+
+
+@blueprint.route("/login", methods=["GET", "POST"])
+def login() -> Any:
+    """OIDC third-party login initiation: back to the platform with a state and a nonce."""
+    lti_request = FlaskRequest()  # type: ignore[no-untyped-call]
+    conf, cookies, nonces = _services(lti_request)
+    oidc = FlaskOIDCLogin(  # type: ignore[no-untyped-call]
+        lti_request, conf, session_service=nonces, cookie_service=cookies
+    )
+    try:
+        return oidc.redirect(url_for("lti.launch", _external=True))
+    except (OIDCException, LtiException) as error:
+        log.info("LTI login refused: %s", error)
+        return _refused(f"The login from the platform was refused: {error}.")
+
+
+class _TimedSession(requests.Session):
+    """A ``requests`` session whose requests give up after ``JWT_TIMEOUT_SECONDS``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.trust_env = False
+        self.headers["User-Agent"] = "gametree-grader-lti/1"
+
+    def request(self, method: Any, url: Any, *args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("timeout", JWT_TIMEOUT_SECONDS)
+        return super().request(method, url, *args, **kwargs)
+
+
+def _audience_problem(claims: dict[str, Any], client_id: str) -> str | None:
+    audience = claims.get("aud")
+    audiences = audience if isinstance(audience, list) else [audience]
+    if client_id not in audiences:
+        return "the id_token is not meant for this tool (audience)"
+    azp = claims.get("azp")
+    if (len(audiences) > 1 or azp is not None) and azp != client_id:
+        return "the id_token's authorized party (azp) is not this tool"
+    return None
+
+
+@blueprint.route("/launch", methods=["POST"])
+def launch() -> Any:
+    """The platform's launch: the id_token checked, the person signed in, on to the exercise."""
+    lti_request = FlaskRequest()  # type: ignore[no-untyped-call]
+    conf, cookies, nonces = _services(lti_request)
+    message = FlaskMessageLaunch(  # type: ignore[no-untyped-call]
+        lti_request,
+        conf,
+        session_service=nonces,
+        cookie_service=cookies,
+        requests_session=_TimedSession(),
+    )
+    message.set_jwt_verify_options(cast(dict[str, bool], JWT_OPTIONS))
+    try:
+        claims = cast(dict[str, Any], message.get_launch_data())
+        platform = conf.platform(message.get_iss(), message.get_client_id())
+        if platform is None:
+            raise LtiException("Registration not found.")
+        problem = _audience_problem(claims, platform.client_id)
+        if problem is not None:
+            raise LtiException(problem)
+        if not message.is_resource_launch():
+            return _refused("Only resource link launches are supported: open an exercise link.")
+    except LtiException as error:
+        log.info("LTI launch refused: %s", error)
+        return _refused(f"The launch could not be verified: {error}.", 403)
+    except Exception:
+        log.exception("LTI launch could not be validated")
+        return _refused("The launch could not be verified: its id_token is not valid.", 403)
+    accepted = _accept(platform, claims)
+    if isinstance(accepted, str):
+        return _refused(accepted)
+    nonce = str(claims["nonce"])
+    launch_state.spend(nonce)
+    login_user(accepted.user)
+    response = redirect(f"/exercises/{accepted.exercise.id}")
+    launch_state.forget_cookies(response, nonce, request.form.get("state"))
+    return response
+
+
+def _accept(platform: LtiPlatform, claims: dict[str, Any]) -> Accepted | str:
+    """The launch's rows committed; or why not, in words. Two first launches of the same
+    context or person at once collide on a unique key: the second try finds the rows."""
+    session = db_session()
+    for attempt in (1, 2):
+        try:
+            accepted = accept(session, settings(), platform, claims)
+            session.commit()
+            return accepted
+        except LaunchRefused as refused:
+            session.rollback()
+            return refused.message
+        except IntegrityError:
+            session.rollback()
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+@blueprint.route("/jwks")
+def jwks() -> Response:
+    """The tool's public keys, one per registered platform, each with its key id."""
+    keys = key_set(db_session().scalars(select(LtiPlatform).order_by(LtiPlatform.id)))
+    response = jsonify(keys)
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return response

@@ -1,0 +1,236 @@
+"""What a validated LTI launch does: the user, the course, the membership, the exercise,
+and the record of where the exercise's scores go.
+
+The id_token has been checked before (signature, issuer, audience, nonce, deployment):
+this module trusts its claims and turns them into rows, flushed, not committed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pylti1p3.roles import TeacherRole, TeachingAssistantRole
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from grader.config import Settings
+from grader.lti.exercises import find_exercise
+from grader.models import (
+    Course,
+    Exercise,
+    ExternalIdentity,
+    LtiContext,
+    LtiLaunch,
+    LtiPlatform,
+    Membership,
+    Role,
+    User,
+    utcnow,
+)
+
+LTI = "https://purl.imsglobal.org/spec/lti/claim/"
+CONTEXT_CLAIM = LTI + "context"
+CUSTOM_CLAIM = LTI + "custom"
+RESOURCE_LINK_CLAIM = LTI + "resource_link"
+AGS_CLAIM = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
+SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
+EXERCISE_PARAMETER = "exercise"
+"""The custom parameter naming the exercise's slug (``exercise=aima-fig5.2-alphabeta``)."""
+PLACEHOLDER_DOMAIN = "lti.invalid"
+"""Accounts whose platform sends no usable email get an address in this reserved domain."""
+
+
+class LaunchRefused(Exception):
+    """The launch cannot be accepted; ``message`` says why, in words for the person."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    user: User
+    course: Course
+    exercise: Exercise
+
+
+def teaches(claims: Mapping[str, Any]) -> bool:
+    """Whether the roles claim makes the person an instructor (or assistant) of the context."""
+    roles = (TeacherRole, TeachingAssistantRole)
+    return any(role(claims).check() for role in roles)
+
+
+def _text(value: object, limit: int) -> str:
+    return value.strip()[:limit] if isinstance(value, str) else ""
+
+
+def _claim(claims: Mapping[str, Any], name: str) -> dict[str, Any]:
+    value = claims.get(name)
+    return value if isinstance(value, dict) else {}
+
+
+def display_name(claims: Mapping[str, Any]) -> str:
+    name = _text(claims.get("name"), 200)
+    if not name:
+        parts = (_text(claims.get("given_name"), 100), _text(claims.get("family_name"), 100))
+        name = " ".join(part for part in parts if part)
+    return name or "LMS user"
+
+
+def _email_free(session: Session, email: str, user_id: int | None) -> bool:
+    owner = session.scalar(select(User.id).where(func.lower(User.email) == email.lower()))
+    return owner is None or owner == user_id
+
+
+def _placeholder_email(issuer: str, subject: str) -> str:
+    digest = hashlib.sha256(f"{issuer}\n{subject}".encode()).hexdigest()[:24]
+    return f"lti-{digest}@{PLACEHOLDER_DOMAIN}"
+
+
+def find_user(session: Session, platform: LtiPlatform, claims: Mapping[str, Any]) -> User:
+    """The user the platform calls ``sub``, made on first launch.
+
+    An existing account is never taken over by its email address: a platform vouches for its
+    own users only. A new user whose email belongs to another account gets a placeholder."""
+    subject = str(claims["sub"])
+    identity = session.scalar(
+        select(ExternalIdentity).where(
+            ExternalIdentity.source == platform.issuer, ExternalIdentity.external_id == subject
+        )
+    )
+    user = session.get(User, identity.user_id) if identity is not None else None
+    email = _text(claims.get("email"), 254)
+    instructor = teaches(claims)
+    if user is None:
+        usable = bool(email) and "@" in email and _email_free(session, email, None)
+        user = User(
+            name=display_name(claims),
+            email=email if usable else _placeholder_email(platform.issuer, subject),
+            password_hash=None,
+            role=Role.INSTRUCTOR if instructor else Role.STUDENT,
+        )
+        session.add(user)
+        session.flush()
+        session.add(ExternalIdentity(source=platform.issuer, external_id=subject, user_id=user.id))
+        return user
+    user.name = (
+        display_name(claims) if claims.get("name") or claims.get("given_name") else user.name
+    )
+    if email and "@" in email and email != user.email and _email_free(session, email, user.id):
+        user.email = email
+    # Teaching in one course opens the teaching pages; a student elsewhere keeps them.
+    if instructor and user.role == Role.STUDENT:
+        user.role = Role.INSTRUCTOR
+    return user
+
+
+def _join_code(session: Session) -> str:
+    while True:
+        code = "LTI-" + secrets.token_hex(5).upper()
+        if session.scalar(select(Course.id).where(Course.join_code == code)) is None:
+            return code
+
+
+def find_course(session: Session, platform: LtiPlatform, claims: Mapping[str, Any]) -> Course:
+    """The course the platform's context maps to, made on the context's first launch."""
+    context = _claim(claims, CONTEXT_CLAIM)
+    context_id = _text(context.get("id"), 300)
+    if not context_id:
+        raise LaunchRefused(
+            "The platform did not say which course this link belongs to (no context): "
+            "add the link inside a course."
+        )
+    title = _text(context.get("title"), 200) or _text(context.get("label"), 200) or "LMS course"
+    mapping = session.scalar(
+        select(LtiContext).where(
+            LtiContext.platform_id == platform.id, LtiContext.context_id == context_id
+        )
+    )
+    if mapping is not None:
+        course = session.get(Course, mapping.course_id)
+        assert course is not None  # the mapping goes with its course (ON DELETE CASCADE)
+        mapping.title = title[:300]
+        return course
+    course = Course(title=title, join_code=_join_code(session))
+    session.add(course)
+    session.flush()
+    session.add(
+        LtiContext(platform_id=platform.id, context_id=context_id, title=title, course_id=course.id)
+    )
+    return course
+
+
+def enrol(session: Session, user: User, course: Course, instructor: bool) -> None:
+    """``user`` in ``course`` with the role the platform gives them there."""
+    role = Role.INSTRUCTOR if instructor else Role.STUDENT
+    membership = session.scalar(
+        select(Membership).where(Membership.user_id == user.id, Membership.course_id == course.id)
+    )
+    if membership is None:
+        session.add(Membership(user_id=user.id, course_id=course.id, role=role))
+    else:
+        membership.role = role
+
+
+def requested_exercise(claims: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """The slug of the ``exercise`` custom parameter and the resource link's title."""
+    slug = _text(_claim(claims, CUSTOM_CLAIM).get(EXERCISE_PARAMETER), 100) or None
+    title = _text(_claim(claims, RESOURCE_LINK_CLAIM).get("title"), 200) or None
+    return slug, title
+
+
+def record_launch(
+    session: Session,
+    platform: LtiPlatform,
+    user: User,
+    exercise: Exercise,
+    claims: Mapping[str, Any],
+) -> LtiLaunch:
+    """Remember where this user's scores on ``exercise`` go (the latest launch wins)."""
+    ags = _claim(claims, AGS_CLAIM)
+    scopes = [scope for scope in ags.get("scope") or [] if isinstance(scope, str)]
+    lineitem = _text(ags.get("lineitem"), 2000) or None
+    launch = session.scalar(
+        select(LtiLaunch).where(
+            LtiLaunch.platform_id == platform.id,
+            LtiLaunch.user_id == user.id,
+            LtiLaunch.exercise_id == exercise.id,
+        )
+    )
+    if launch is None:
+        launch = LtiLaunch(platform_id=platform.id, user_id=user.id, exercise_id=exercise.id)
+        session.add(launch)
+    launch.subject = str(claims["sub"])
+    launch.resource_link_id = _text(_claim(claims, RESOURCE_LINK_CLAIM).get("id"), 300)
+    launch.lineitem_url = lineitem
+    launch.ags_scopes = scopes
+    launch.updated_at = utcnow()
+    return launch
+
+
+def accept(
+    session: Session, settings: Settings, platform: LtiPlatform, claims: Mapping[str, Any]
+) -> Accepted:
+    """Everything a validated resource-link launch makes (flushed, not committed)."""
+    if not _text(claims.get("sub"), 300):
+        raise LaunchRefused("The platform launched without saying who you are (no sub claim).")
+    user = find_user(session, platform, claims)
+    course = find_course(session, platform, claims)
+    enrol(session, user, course, teaches(claims))
+    slug, title = requested_exercise(claims)
+    exercise = find_exercise(session, settings, course, slug, title)
+    if exercise is None:
+        named = f"“{slug or title}”" if (slug or title) else "no exercise"
+        raise LaunchRefused(
+            f"This link names {named}, which is neither in the course nor in the library. "
+            f"Set the link's custom parameter {EXERCISE_PARAMETER}=<slug> to one of the "
+            "grader's exercises."
+        )
+    record_launch(session, platform, user, exercise, claims)
+    session.flush()
+    return Accepted(user, course, exercise)
