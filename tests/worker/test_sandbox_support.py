@@ -91,21 +91,31 @@ def run(
 
 def leftover_processes(forkserver: ForkServer) -> list[int]:
     """Processes that a run may have left: children of the fork-server, or anything
-    running as the students' user."""
+    running as the students' user. Runs kill their child before they return; the
+    fork-server reaps it moments later (``settle`` waits for that). The children waiting
+    for the next runs are not leftovers, nor are the children of other fork-servers
+    (other test sessions may grade on this machine at the same time)."""
+    standby = forkserver.settle()
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             status = (entry / "status").read_text()
+            fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+            parent = int(fields["PPid"])
+            foreign = parent != forkserver.pid and _is_forkserver(parent)
         except OSError:
             continue  # ended while we looked
-        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
-        parent = int(fields["PPid"])
         uid = int(fields["Uid"].split()[0])  # the real uid (files of non-dumpable are root's)
-        if parent == forkserver.pid or uid == NOBODY:
+        ours = (parent == forkserver.pid or uid == NOBODY) and not foreign
+        if ours and int(entry.name) not in standby:
             found.append(int(entry.name))
     return found
+
+
+def _is_forkserver(pid: int) -> bool:
+    return b"worker.sandbox.forkserver_process" in Path(f"/proc/{pid}/cmdline").read_bytes()
 
 
 def alive(pid: int | None) -> bool:

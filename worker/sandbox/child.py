@@ -1,6 +1,8 @@
-"""The student's process: confine, read the job, run the student's search, report, exit.
+"""The student's process: confine, wait for the job, run the student's search, report, end.
 
-Runs in a child of the fork-server. From the moment :func:`confine` returns, everything in
+Runs in a child of the fork-server, forked before its run is known (a standby): it confines
+itself at once and then waits for the job, so that neither the fork nor the confinement is
+part of a run's time. From the moment :func:`confine` returns, everything in
 this process, including this module, is in the student's reach (Python cannot keep a
 module's code from itself); what protects the grader is the confinement, and that the
 trusted side believes nothing the child says without checking it.
@@ -230,6 +232,15 @@ def run_child(
         backend.finish(report)
     except MemoryError:
         os.write(REQUESTS_FD, _OUT_OF_MEMORY)
+    _await_the_end()
+
+
+def _await_the_end() -> NoReturn:
+    """Stay until the trusted side, having read the report, kills the process group: it
+    reads what the run cost from /proc meanwhile. Ends on its own when the trusted side
+    hangs up."""
+    while os.read(ANSWERS_FD, _OUTPUT_BLOCK):
+        pass
     os._exit(0)
 
 

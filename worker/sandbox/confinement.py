@@ -1,6 +1,8 @@
 """How a freshly forked child shuts itself in before the first byte of student code runs.
 
-The steps, in order (each needs what the later ones take away):
+The fork-server forks each child ahead of its run (a *standby*, for the limits of the last
+run asked for); the child confines itself at once and then waits for its job. The steps,
+in order (each needs what the later ones take away):
 
 1. file descriptors: the channel's two pipes become fds 3 (answers in) and 4 (requests
    out), 1 and 2 stay on /dev/null, all others are closed (the student's prints travel
@@ -9,9 +11,12 @@ The steps, in order (each needs what the later ones take away):
 3. an unprivileged user and group (nobody) when started as root, no supplementary groups;
 4. SIGKILL when the fork-server dies, not dumpable (no ptrace, no core, no /proc peeking);
 5. rlimits: CPU, address space, no file writes, no new files, no processes, no core;
-6. no-new-privileges and the seccomp allow-list (:mod:`worker.sandbox.seccomp_filter`).
+6. the CPU the run will use (the grader's), set last, so that the earlier steps do not
+   compete with the grader's current run;
+7. no-new-privileges and the seccomp allow-list (:mod:`worker.sandbox.seccomp_filter`).
 
-The fork-server has already pinned itself, and so the child, to the grader's CPU.
+Each step is the child's own: Docker's default capabilities let the fork-server neither
+set another user's rlimits nor move it to another CPU.
 """
 
 from __future__ import annotations
@@ -78,6 +83,8 @@ def confine(confinement: Confinement, plan: ChildPlan) -> None:
     prctl(PR_SET_DUMPABLE, 0)
     for limit, soft, hard in resource_limits(plan, confinement.baseline_bytes):
         resource.setrlimit(limit, (soft, hard))
+    if plan.cpu is not None:
+        os.sched_setaffinity(0, {plan.cpu})
     if confinement.installer is not None:
         confinement.installer.install()
     else:

@@ -2,14 +2,15 @@
 
 Students' processes are never forked from the grader (which holds the database, the broker
 connection and the hidden trees) but from a small, freshly exec'd ``python -I -S`` that
-holds nothing (:mod:`worker.sandbox.forkserver_process`). It stays up ("warm"), so a run
-costs a fork, not an interpreter start.
+holds nothing (:mod:`worker.sandbox.forkserver_process`). It stays up ("warm") and keeps a
+confined child ready, so a run costs neither an interpreter start nor a fork.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -45,6 +46,17 @@ class ChildExit:
     """True when the child was still running and the fork-server killed it."""
     cpu_seconds: float
     max_rss_kb: int
+
+
+@dataclass(frozen=True, slots=True)
+class Spawned:
+    """A child handed out for one run, waiting for its job."""
+
+    pid: int
+    answers_fd: int
+    """Write the job and the answers here (the grader's to close)."""
+    requests_fd: int
+    """Read the child's messages here (the grader's to close)."""
 
 
 class ForkServer:
@@ -113,7 +125,7 @@ class ForkServer:
             self._control = ours
             ours.settimeout(START_TIMEOUT)
             try:
-                hello = self._receive()
+                hello, _ = self._receive()
             except (OSError, ValueError) as error:
                 self._close()
                 raise SandboxUnavailable(f"the fork-server did not start: {error}") from error
@@ -132,20 +144,51 @@ class ForkServer:
         with self._lock:
             self._close()
 
-    def spawn(self, answers_fd: int, requests_fd: int, plan: ChildPlan) -> int:
-        """Fork a child that reads ``answers_fd`` and writes ``requests_fd``; its pid."""
-        reply = self._ask({"op": "spawn", "plan": plan.to_wire()}, (answers_fd, requests_fd))
-        return int(reply["pid"])
+    def spawn(self, plan: ChildPlan) -> Spawned:
+        """A confined child with ``plan``'s limits, waiting for its job on its pipes."""
+        reply, fds = self._ask({"op": "spawn", "plan": plan.to_wire()})
+        if len(fds) != 2:
+            for fd in fds:
+                os.close(fd)
+            raise RuntimeError("the fork-server handed out a child without its pipes")
+        return Spawned(int(reply["pid"]), fds[0], fds[1])
 
     def reap(self, pid: int, grace: float = 0.0) -> ChildExit:
         """Wait up to ``grace`` seconds for the child to end, kill its group, and report."""
-        reply = self._ask({"op": "reap", "pid": pid, "grace": grace}, ())
+        reply, _ = self._ask({"op": "reap", "pid": pid, "grace": grace})
         return ChildExit(
             int(reply["status"]),
             bool(reply["killed"]),
             float(reply["cpu_seconds"]),
             int(reply["max_rss_kb"]),
         )
+
+    def release(self, pid: int) -> ChildExit:
+        """End a child that has sent its report: read its usage from /proc while it waits,
+        kill its process group, and leave the wait for its exit to the fork-server. Falls
+        back to :meth:`reap` when the child is already gone or cannot be killed from here.
+
+        The child is never reaped before the fork-server reads the release, so ``pid`` is
+        still the child's when it is killed.
+        """
+        usage = _usage(pid)
+        if usage is None:
+            return self.reap(pid)
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except OSError:
+            return self.reap(pid)
+        with self._lock:
+            if self._control is None:
+                raise RuntimeError("the fork-server is not running")
+            self._control.send(json.dumps({"op": "release", "pid": pid}).encode())
+        return ChildExit(int(signal.SIGKILL), True, *usage)
+
+    def settle(self) -> set[int]:
+        """Wait until every released child is reaped; the pids of the children standing by
+        for the next runs (confined, holding nothing)."""
+        reply, _ = self._ask({"op": "settle"})
+        return {int(pid) for pid in reply["standby"]}
 
     def __enter__(self) -> ForkServer:
         self.start()
@@ -154,25 +197,32 @@ class ForkServer:
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
 
-    def _ask(self, request: dict[str, Any], fds: tuple[int, ...]) -> dict[str, Any]:
+    def _ask(self, request: dict[str, Any]) -> tuple[dict[str, Any], list[int]]:
         with self._lock:
             if self._control is None or not self.running:
                 raise RuntimeError("the fork-server is not running")
-            socket.send_fds(self._control, [json.dumps(request).encode()], list(fds))
-            reply = self._receive()
+            self._control.send(json.dumps(request).encode())
+            reply, fds = self._receive()
         if "error" in reply:
+            for fd in fds:
+                os.close(fd)
             raise RuntimeError(f"the fork-server refused: {reply['error']}")
-        return reply
+        return reply, fds
 
-    def _receive(self) -> dict[str, Any]:
+    def _receive(self) -> tuple[dict[str, Any], list[int]]:
         assert self._control is not None
-        message = self._control.recv(65536)
-        if not message:
-            raise OSError("the fork-server closed its control socket")
-        reply = json.loads(message)
-        if type(reply) is not dict:
-            raise ValueError("a malformed reply from the fork-server")
-        return reply
+        message, fds, _flags, _address = socket.recv_fds(self._control, 65536, 2)
+        try:
+            if not message:
+                raise OSError("the fork-server closed its control socket")
+            reply = json.loads(message)
+            if type(reply) is not dict:
+                raise ValueError("a malformed reply from the fork-server")
+        except BaseException:
+            for fd in fds:
+                os.close(fd)
+            raise
+        return reply, fds
 
     def _close(self) -> None:
         if self._control is not None:
@@ -185,6 +235,27 @@ class ForkServer:
                 self._process.kill()
                 self._process.wait()
             self._process = None
+
+
+def _usage(pid: int) -> tuple[float, int] | None:
+    """(CPU seconds, peak resident kB) of a live process, as the kernel counts them; None
+    when it has ended (a zombie has no memory to report) or /proc cannot tell."""
+    try:
+        schedstat = _read(f"/proc/{pid}/schedstat")
+        status = _read(f"/proc/{pid}/status")
+        start = status.index(b"\nVmHWM:") + 7
+        peak_kb = int(status[start : status.index(b"kB", start)])
+        return int(schedstat.split()[0]) / 1e9, peak_kb
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _read(path: str) -> bytes:
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        return os.read(descriptor, 65536)
+    finally:
+        os.close(descriptor)
 
 
 _shared: dict[bool, ForkServer] = {}

@@ -6,10 +6,17 @@ imports the child's runtime and the modules students may use once, compiles the 
 filter once, freezes its heap for the garbage collector (fewer copied pages per fork) and
 then answers, one at a time:
 
-``spawn``  (with the child's ends of the two pipes attached) fork a child, reply its pid;
-``reap``   kill the child's process group unless it ended within ``grace`` seconds, wait for
-           it and reply its exit status and resource usage.
+``spawn``    hand out a child confined for the run's plan (limits and CPU): reply its pid
+             with the grader's ends of its two pipes attached; then fork the next one;
+``reap``     kill the child's process group unless it ended within ``grace`` seconds, wait
+             for it and reply its exit status and resource usage;
+``release``  (no reply) the grader has killed a child that reported: reap it once it ends;
+``settle``   reap every released child, reply the pids of the standby children.
 
+The next child (a *standby*, for the plan just asked for) is forked as soon as the previous
+one is handed out and confines itself while the grader serves the current run
+(:mod:`worker.sandbox.confinement`): a run with the same plan waits for neither the fork
+nor the confinement, nor for a child's exit.
 It exits, killing its children, when the control socket closes.
 """
 
@@ -24,6 +31,7 @@ import select
 import signal
 import socket
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 from worker.harness.student import EntrySpec, run_student
@@ -33,7 +41,12 @@ from worker.sandbox.confinement import Confinement, arrange_fds, confine
 from worker.sandbox.limits import ChildPlan, vm_size_bytes
 from worker.sandbox.protocol import HEADER, decode_answer, encode_answer, encode_request
 from worker.sandbox.reports import encode_call, encode_report, encode_return
-from worker.sandbox.seccomp_filter import REQUESTS_FD, Installer, SeccompUnavailable, compile_filter
+from worker.sandbox.seccomp_filter import (
+    REQUESTS_FD,
+    Installer,
+    SeccompUnavailable,
+    compile_filter,
+)
 
 PRELOADED = (
     "abc",
@@ -77,13 +90,11 @@ def main(config: dict[str, Any]) -> None:
     sys.stderr.flush()
     gc.collect()
     gc.freeze()
-    children: set[int] = set()
+    server = _Server(control, confinement)
     try:
-        _serve(control, confinement, children)
+        server.serve()
     finally:
-        for pid in children:
-            _kill(pid)
-            os.waitpid(pid, 0)
+        server.close()
 
 
 _WARM_UP_SOURCE = """
@@ -145,7 +156,7 @@ def _probe(confinement: Confinement) -> list[str]:
     if pid == 0:
         try:
             arrange_fds(os.dup(0), write_end)
-            confine(confinement, ChildPlan(cpu_seconds=1, memory_mb=16))
+            confine(confinement, ChildPlan(cpu_seconds=1, memory_mb=16, cpu=min(_ALL_CPUS)))
             if confinement.installer is not None:
                 try:
                     os.getcwd()
@@ -164,45 +175,150 @@ def _probe(confinement: Confinement) -> list[str]:
     return [] if answer == b"ok" else [f"confining a test process failed: {answer.decode()}"]
 
 
-def _serve(control: socket.socket, confinement: Confinement, children: set[int]) -> None:
-    while True:
-        message, fds, _flags, _address = socket.recv_fds(control, _MESSAGE, 2)
+@dataclass(frozen=True, slots=True)
+class _Standby:
+    """A child forked ahead of its run, confined for ``plan`` and waiting for its job; the
+    server keeps the grader's ends of its pipes until it hands the child out."""
+
+    pid: int
+    plan: ChildPlan
+    answers_fd: int
+    requests_fd: int
+
+    @classmethod
+    def fork(cls, confinement: Confinement, plan: ChildPlan) -> _Standby:
+        """Fork a child that confines itself for ``plan`` and waits for its job."""
+        answers_in, answers_out = os.pipe()
+        requests_in, requests_out = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                run_child(confinement, plan, answers_in, requests_out)
+            finally:
+                os._exit(0)
+        os.close(answers_in)
+        os.close(requests_out)
+        with contextlib.suppress(OSError):  # the child does it too: whichever runs first
+            os.setpgid(pid, pid)
+        return cls(pid, plan, answers_out, requests_in)
+
+    def discard(self) -> None:
+        """Kill the child, wait for it and close its pipes."""
+        _kill(self.pid)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
+        self.close()
+
+    def close(self) -> None:
+        """Close the server's ends of the pipes (sent to the grader, or of a dead child)."""
+        os.close(self.answers_fd)
+        os.close(self.requests_fd)
+
+
+_STANDBYS = 4
+"""Standby children kept at most, one per plan (grader threads on different CPUs differ)."""
+
+
+class _Server:
+    """The serving loop's state: the standby children, the children handed out, and those
+    released (killed by the grader, waiting to be reaped here)."""
+
+    def __init__(self, control: socket.socket, confinement: Confinement) -> None:
+        self.control = control
+        self.confinement = confinement
+        self.standbys: dict[ChildPlan, _Standby] = {}
+        self.children: set[int] = set()
+        self.dying: dict[int, int] = {}
+        """pidfd -> pid of released children."""
+        self.poller = select.poll()
+        self.poller.register(control, select.POLLIN)
+
+    def serve(self) -> None:
+        """Answer requests until the control socket closes."""
+        while True:
+            for fd, _event in self.poller.poll():
+                if fd in self.dying:
+                    self._bury(fd)
+                elif not self._handle():
+                    return
+
+    def _handle(self) -> bool:
+        message, fds, _flags, _address = socket.recv_fds(self.control, _MESSAGE, 2)
+        for fd in fds:
+            os.close(fd)
         if not message:
-            return
+            return False
         request = json.loads(message)
-        if request["op"] == "spawn" and len(fds) == 2:
+        op, pid = request.get("op"), request.get("pid")
+        if op == "spawn":
             plan = ChildPlan.from_wire(request["plan"])
-            reply: dict[str, Any] = {"pid": _spawn(confinement, plan, fds[0], fds[1])}
-            children.add(reply["pid"])
-        elif request["op"] == "reap" and request.get("pid") in children:
-            for fd in fds:
-                os.close(fd)
-            reply = _reap(request["pid"], float(request.get("grace", 0)))
-            children.discard(request["pid"])
+            self._hand_out(plan)
+            # The next run's child confines itself while the grader serves this one.
+            self._stand_by(plan)
+            return True
+        if op == "release" and pid in self.children:
+            self._release(pid)
+            return True  # no reply: the grader does not wait for it
+        if op == "reap" and pid in self.children:
+            reply = _reap(pid, float(request.get("grace", 0)))
+            self.children.discard(pid)
+        elif op == "settle":
+            for descriptor in list(self.dying):
+                self._bury(descriptor)
+            reply = {"standby": [standby.pid for standby in self.standbys.values()]}
         else:
-            for fd in fds:
-                os.close(fd)
-            reply = {"error": f"bad request {request.get('op')!r}"}
-        control.send(json.dumps(reply).encode())
+            reply = {"error": f"bad request {op!r}"}
+        self.control.send(json.dumps(reply).encode())
+        return True
 
-
-def _spawn(confinement: Confinement, plan: ChildPlan, answers_fd: int, requests_fd: int) -> int:
-    wanted = _ALL_CPUS if plan.cpu is None else {plan.cpu}
-    if os.sched_getaffinity(0) != wanted:
-        # Fork on the CPU the child will run on: waking a new task on another (idle) CPU
-        # costs milliseconds on virtual machines.
-        os.sched_setaffinity(0, wanted)
-    pid = os.fork()
-    if pid == 0:
+    def _hand_out(self, plan: ChildPlan) -> None:
+        standby = self.standbys.pop(plan, None)
+        if standby is not None and os.waitpid(standby.pid, os.WNOHANG)[0] != 0:
+            # Gone before its run (it cannot have run anything of a student's).
+            standby.close()
+            standby = None
+        if standby is None:
+            standby = _Standby.fork(self.confinement, plan)
+        self.children.add(standby.pid)
+        reply = json.dumps({"pid": standby.pid}).encode()
         try:
-            run_child(confinement, plan, answers_fd, requests_fd)
+            socket.send_fds(self.control, [reply], [standby.answers_fd, standby.requests_fd])
         finally:
-            os._exit(0)
-    os.close(answers_fd)
-    os.close(requests_fd)
-    with contextlib.suppress(OSError):  # the child does it too: whichever runs first
-        os.setpgid(pid, pid)
-    return pid
+            standby.close()
+
+    def _stand_by(self, plan: ChildPlan) -> None:
+        if len(self.standbys) >= _STANDBYS:
+            oldest = next(iter(self.standbys))
+            self.standbys.pop(oldest).discard()
+        self.standbys[plan] = _Standby.fork(self.confinement, plan)
+
+    def _release(self, pid: int) -> None:
+        """The grader has read the child's usage and killed its group: reap it once it ends."""
+        self.children.discard(pid)
+        _kill(pid)
+        try:
+            descriptor = os.pidfd_open(pid)
+        except OSError:
+            os.waitpid(pid, 0)
+            return
+        self.dying[descriptor] = pid
+        self.poller.register(descriptor, select.POLLIN)
+
+    def _bury(self, descriptor: int) -> None:
+        pid = self.dying.pop(descriptor)
+        self.poller.unregister(descriptor)
+        os.close(descriptor)
+        os.waitpid(pid, 0)
+
+    def close(self) -> None:
+        """Kill and reap every child: handed out, released and standing by."""
+        for pid in self.children:
+            _kill(pid)
+            os.waitpid(pid, 0)
+        for descriptor in list(self.dying):
+            self._bury(descriptor)
+        for standby in self.standbys.values():
+            standby.discard()
 
 
 def _reap(pid: int, grace: float) -> dict[str, Any]:

@@ -80,22 +80,15 @@ def _run(
     # An honest search notes a call and a return per game request at most, plus the calls
     # of a runaway recursion until it hits the recursion limit (then RecursionError).
     deadline = time.monotonic() + limits.wall_seconds
-    answers_in, answers_out = os.pipe()
-    requests_in, requests_out = os.pipe()
+    child = server.spawn(ChildPlan.for_limits(limits, cpu))
     try:
-        try:
-            plan = ChildPlan.for_limits(limits, cpu)
-            pid = server.spawn(answers_in, requests_out, plan)
-        finally:
-            os.close(answers_in)
-            os.close(requests_out)
         served = Served(Ending.FAILURE, message="the tree server did not run")
         try:
-            os.set_blocking(answers_out, False)
+            os.set_blocking(child.answers_fd, False)
             tree_server = TreeServer(
                 host,
-                requests_in,
-                answers_out,
+                child.requests_fd,
+                child.answers_fd,
                 spec.entry_points,
                 output_limit=options.output_limit,
                 output_flood=options.output_flood,
@@ -104,12 +97,15 @@ def _run(
             job = encode_job(source, filename, spec, host.root_token, host.root_facts())
             served = tree_server.serve(job, deadline)
         finally:
-            grace = _CLOSE_GRACE if served.ending is Ending.CLOSED else 0.0
-            child = server.reap(pid, grace)
-        return served, child
+            if served.ending is Ending.REPORTED:
+                ended = server.release(child.pid)
+            else:
+                grace = _CLOSE_GRACE if served.ending is Ending.CLOSED else 0.0
+                ended = server.reap(child.pid, grace)
+        return served, ended
     finally:
-        os.close(answers_out)
-        os.close(requests_in)
+        os.close(child.answers_fd)
+        os.close(child.requests_fd)
 
 
 @contextmanager
