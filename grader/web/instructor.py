@@ -7,12 +7,10 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 from flask_wtf import FlaskForm
-from markupsafe import Markup, escape
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 from wtforms import MultipleFileField, StringField
@@ -24,14 +22,11 @@ from grader.services.exercise_store import check_files
 from grader.services.runs import regrade_latest
 from grader.services.submissions import aware
 from grader.web.context import db_session, queue, role_required, settings
-from reference.drawing import draw
+from grader.web.treesvg import NodeMark, tree_svg
 from reference.problems import FileProblems, Problem
-from reference.tree import Node, Tree
+from reference.tree import Tree
 
 blueprint = Blueprint("instructor", __name__, url_prefix="/teach")
-
-MAX_DRAWN_NODES = 1500
-"""Bigger trees are drawn a few levels deep only."""
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """Cells a spreadsheet would read as a formula."""
@@ -69,64 +64,6 @@ def _version(exercise: Exercise, version_id: int) -> ExerciseVersion:
     if version is None or version.exercise_id != exercise.id:
         abort(404)
     return version
-
-
-# Drawing trees.
-
-
-@dataclass(frozen=True, slots=True)
-class Mark:
-    """How to show one node: a CSS class, a tooltip, a short label, whether it was cut off."""
-
-    css_class: str = ""
-    title: str = ""
-    label: str = ""
-    cut: bool = False
-
-
-def tree_drawing(tree: Tree, marks: Mapping[str, Mark]) -> Markup:
-    """``tree`` as an SVG picture when the drawing module is there, else as text (one
-    line per node, each carrying ``data-node`` and its mark)."""
-    try:
-        from grader.web import treesvg  # type: ignore[attr-defined, unused-ignore]
-    except ImportError:
-        return _text_drawing(tree, marks)
-    node_marks = {
-        name: treesvg.NodeMark(
-            css_class=mark.css_class, title=mark.title, label=mark.label, cut=mark.cut
-        )
-        for name, mark in marks.items()
-    }
-    picture: Markup = treesvg.tree_svg(tree, node_marks)
-    return picture
-
-
-def _text_drawing(tree: Tree, marks: Mapping[str, Mark]) -> Markup:
-    names: list[str] = []
-
-    def note(node: Node) -> str:
-        names.append(node.name)
-        return marks[node.name].label if node.name in marks else ""
-
-    depth = None if len(tree) <= MAX_DRAWN_NODES else 3
-    lines = draw(tree, note, max_depth=depth).split("\n")
-    out: list[Markup] = []
-    index = 0
-    for line in lines:
-        if line.lstrip("│ ").startswith("... (") and index > 0:
-            out.append(escape(line))  # "children not shown": no node of its own
-            continue
-        name = names[index]
-        index += 1
-        mark = marks.get(name, Mark())
-        classes = "node" + (f" {mark.css_class}" if mark.css_class else "")
-        classes += " cut" if mark.cut else ""
-        out.append(
-            Markup('<span class="{}" data-node="{}" title="{}">{}</span>').format(
-                classes, name, mark.title, line
-            )
-        )
-    return Markup('<pre class="tree-drawing">') + Markup("\n").join(out) + Markup("</pre>")
 
 
 # Pages.
@@ -284,9 +221,11 @@ def preview(exercise_id: int, version_id: int) -> str | tuple[str, int]:
             step = min(int(requested), max(len(trace.steps) - 1, 0))
         current[trace.name] = step
         focus = trace.steps[step].node if trace.steps else None
-        drawings[trace.name] = tree_drawing(trace.tree, _trace_marks(trace, focus))
+        drawings[trace.name] = tree_svg(
+            trace.tree, _trace_marks(trace, focus), caption=f"tree {trace.name}"
+        )
     check = authoring.hidden_check(settings(), exercise, version)
-    hidden_drawings = {name: tree_drawing(tree, {}) for name, tree in check.trees}
+    hidden_drawings = {name: tree_svg(tree, caption=name) for name, tree in check.trees}
     return render_template(
         "instructor/preview.html",
         exercise=exercise,
@@ -304,19 +243,26 @@ def preview(exercise_id: int, version_id: int) -> str | tuple[str, int]:
     )
 
 
-def _trace_marks(trace: authoring.TreeTrace, focus: str | None) -> dict[str, Mark]:
+def _trace_marks(trace: authoring.TreeTrace, focus: str | None) -> dict[str, NodeMark]:
+    """Each node with the value the reference backs up (or "pruned"); ``focus`` stands out."""
     marks = {}
     for node in trace.tree:
         classes = []
-        label = ""
-        if node.name in trace.values and not node.is_leaf:
-            label = f"v={trace.values[node.name]}"
-        if node.name in trace.pruned:
+        label = None  # a leaf shows its utility
+        title = f"{node.name}: {node.kind}"
+        if node.name in trace.values:
+            title += f", returns {trace.values[node.name]}"
+            if not node.is_leaf:
+                label = trace.values[node.name]
+        elif node.name in trace.pruned:
             classes.append("pruned")
-            label = "pruned"
+            title += ", pruned"
+        else:
+            classes.append("unsearched")
+            title += ", not searched"
         if node.name == focus:
             classes.append("current")
-        marks[node.name] = Mark(" ".join(classes), label, label, node.name in trace.pruned)
+        marks[node.name] = NodeMark(" ".join(classes), title, label, node.name in trace.pruned)
     return marks
 
 
@@ -352,7 +298,7 @@ def analytics_page(exercise_id: int) -> str:
         except FileProblems:
             trees = {}
     drawings = {
-        heat.name: tree_drawing(trees[heat.name], _heat_marks(heat))
+        heat.name: tree_svg(trees[heat.name], _heat_marks(heat), caption=f"tree {heat.name}")
         for heat in heats
         if heat.name in trees
     }
@@ -372,11 +318,12 @@ def analytics_page(exercise_id: int) -> str:
     )
 
 
-def _heat_marks(heat: analytics.TreeHeat) -> dict[str, Mark]:
+def _heat_marks(heat: analytics.TreeHeat) -> dict[str, NodeMark]:
+    """Each node coloured by the share of students with a mistake there (0 to 5)."""
     marks = {}
     for name, node in heat.nodes.items():
         level = 0 if node.wrong == 0 else min(5, 1 + int(node.share * 5))
-        marks[name] = Mark(f"heat-{level}", node.breakdown(), f"{round(100 * node.share)}%")
+        marks[name] = NodeMark(f"heat-{level}", node.breakdown())
     return marks
 
 
