@@ -40,7 +40,9 @@ log = logging.getLogger(__name__)
 
 EVENTS: dict[str, str] = {RunState.GRADED: "submission.graded", RunState.ERROR: "submission.failed"}
 MAX_REPORT_BYTES = 256 * 1024
-"""A report larger than this (as JSON) is sent without its node lists."""
+"""A report larger than this (as JSON) is sent without its node lists and replays."""
+BULKY = ("nodes", "replay")
+"""The parts of a tree's report that grow with the tree (left out of a large report)."""
 TIMEOUT_SECONDS = 10.0
 USER_AGENT = "gametree-grader-callbacks/1"
 ALLOW_PRIVATE = os.environ.get("GRADER_CALLBACKS_ALLOW_PRIVATE", "").lower() in (
@@ -74,14 +76,18 @@ def _fitted(report: dict[str, Any], submission_id: int) -> tuple[dict[str, Any],
         return report, None
     cases = []
     for case in report.get("cases") or []:
-        if "nodes" in case:
-            case = {key: value for key, value in case.items() if key != "nodes"}
-            case["nodes_omitted"] = True
+        bulky = [key for key in BULKY if key in case]
+        if bulky:
+            case = {key: value for key, value in case.items() if key not in bulky}
+            case.update({f"{key}_omitted": True for key in bulky})
         cases.append(case)
     smaller = {**report, "cases": cases}
     link = report_url(submission_id)
     if _size(smaller) <= MAX_REPORT_BYTES:
-        return smaller, f"node lists omitted (the report is over {MAX_REPORT_BYTES} bytes): {link}"
+        return smaller, (
+            f"node lists and search replays omitted (the report is over {MAX_REPORT_BYTES} "
+            f"bytes): {link}"
+        )
     smaller["cases"] = []
     return smaller, f"trees omitted (the report is over {MAX_REPORT_BYTES} bytes): {link}"
 

@@ -542,7 +542,7 @@ def _compact_size(document: object) -> int:
     return len(json.dumps(document, separators=(",", ":")).encode())
 
 
-@pytest.mark.parametrize("left_out", ["node lists", "trees"])
+@pytest.mark.parametrize("left_out", ["node lists and search replays", "trees"])
 def test_a_large_report_is_sent_without_its_node_lists(
     database: Database,
     settings: Settings,
@@ -556,13 +556,14 @@ def test_a_large_report_is_sent_without_its_node_lists(
     graded(database, settings, course, make_user, integration_id, receiver.url())
     whole = receiver.got[0].payload["data"]["report"]
     assert "report_url" not in receiver.got[0].payload["data"]
+    bulky = callbacks.BULKY
     bare = {
         **whole,
-        "cases": [{k: v for k, v in c.items() if k != "nodes"} for c in whole["cases"]],
+        "cases": [{k: v for k, v in c.items() if k not in bulky} for c in whole["cases"]],
     }
     full_size, bare_size = _compact_size(whole), _compact_size(bare)
-    # A limit between the sizes with and without node lists, or below both.
-    limit = (full_size + bare_size) // 2 if left_out == "node lists" else bare_size // 2
+    # A limit between the sizes with and without node lists and replays, or below both.
+    limit = bare_size // 2 if left_out == "trees" else (full_size + bare_size) // 2
     monkeypatch.setattr(callbacks, "MAX_REPORT_BYTES", limit)
     submission_id, _ = graded(database, settings, course, make_user, integration_id, receiver.url())
 
@@ -574,9 +575,10 @@ def test_a_large_report_is_sent_without_its_node_lists(
     assert data["report_url"] in data["report_truncated"]
     assert _compact_size(data["report"]) <= limit
     assert data["report"]["verdict"] == "passed"
-    if left_out == "node lists":
+    if left_out != "trees":
         public = data["report"]["cases"][0]
         assert "nodes" not in public and public["nodes_omitted"] is True
+        assert "replay" not in public
         assert len(data["report"]["cases"]) == len(whole["cases"])
     else:
         assert data["report"]["cases"] == []
