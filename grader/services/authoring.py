@@ -167,7 +167,9 @@ def upload(
         select(Exercise).where(Exercise.course_id == course.id, Exercise.slug == slug)
     )
     if exercise is None:
-        exercise = Exercise(course_id=course.id, slug=slug, title=checked.title, published=False)
+        exercise = Exercise(
+            course_id=course.id, slug=slug, title=checked.title[:200], published=False
+        )
         session.add(exercise)
         session.flush()
     before = session.scalar(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import logging
 from collections.abc import Mapping
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
@@ -27,6 +28,7 @@ from reference.problems import FileProblems, Problem
 from reference.tree import Tree
 
 blueprint = Blueprint("instructor", __name__, url_prefix="/teach")
+log = logging.getLogger(__name__)
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """Cells a spreadsheet would read as a formula."""
@@ -224,8 +226,15 @@ def preview(exercise_id: int, version_id: int) -> str | tuple[str, int]:
         drawings[trace.name] = tree_svg(
             trace.tree, _trace_marks(trace, focus), caption=f"tree {trace.name}"
         )
-    check = authoring.hidden_check(settings(), exercise, version)
-    hidden_drawings = {name: tree_svg(tree, caption=name) for name, tree in check.trees}
+    try:
+        check: authoring.HiddenCheck | None = authoring.hidden_check(settings(), exercise, version)
+    except Exception:
+        # The trace is still worth showing; the log keeps what went wrong.
+        log.exception("hidden-tree check of version %s failed", version.id)
+        check = None
+    hidden_drawings = {
+        name: tree_svg(tree, caption=name) for name, tree in (check.trees if check else ())
+    }
     return render_template(
         "instructor/preview.html",
         exercise=exercise,

@@ -272,3 +272,17 @@ def test_forms_need_their_csrf_token(
     response = client.post(f"/teach/courses/{course.id}/exercises/new", data={"slug": "no-token"})
     assert response.status_code == 400
     assert find_exercise(database, course, "no-token") is None
+
+
+def test_a_version_is_previewed_only_under_its_own_exercise(
+    client: FlaskClient, database: Database, course: Course, make_user: UserFactory
+) -> None:
+    login(client, make_user(Role.INSTRUCTOR, course))
+    alphabeta = find_exercise(database, course, "aima-fig5.2-alphabeta")
+    minimax = find_exercise(database, course, "aima-fig5.2-minimax")
+    assert alphabeta is not None and minimax is not None
+
+    url = f"/teach/exercises/{minimax.id}/versions/{alphabeta.current_version_id}"
+
+    assert client.get(url).status_code == 404
+    assert client.post(url + "/publish", data={"csrf_token": csrf_token(client)}).status_code == 404
