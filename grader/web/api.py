@@ -1,7 +1,198 @@
-"""(to be built)"""
+"""The JSON API for learning management systems, under ``/api/v1``.
+
+Every request carries the integration's API token (``Authorization: Bearer <token>``); the
+submission webhook is also signed the Standard Webhooks way with the integration's secret.
+Every error is an ``application/problem+json`` document, never an HTML page.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Flask, request, url_for
+from sqlalchemy import select
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
+from werkzeug.wrappers import Response
+
+from grader.lms import intake
+from grader.lms.integrations import by_token
+from grader.lms.problems import KINDS, MEDIA_TYPE, Problem, for_status
+from grader.models import Exercise, Integration
+from grader.services.exercise_store import load_version
+from grader.web.context import db_session, queue, settings
 
 blueprint = Blueprint("api", __name__)
+
+log = logging.getLogger(__name__)
+
+PREFIX = "/api/"
+OPENAPI = Path(__file__).resolve().parent / "static" / "openapi.json"
+
+
+def _json(document: object, status: int = 200, media_type: str = "application/json") -> Response:
+    return Response(json.dumps(document, indent=1) + "\n", status=status, mimetype=media_type)
+
+
+def _base_url() -> str:
+    return request.host_url.rstrip("/") + "/api/v1"
+
+
+def problem_response(problem: Problem) -> Response:
+    response = _json(problem.document(_base_url()), problem.status, MEDIA_TYPE)
+    response.headers.update(problem.headers)
+    if problem.status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="grader"'
+    return response
+
+
+# Errors: problem documents for everything under /api/.
+
+
+@blueprint.errorhandler(Problem)
+def _problem(problem: Problem) -> Response:
+    return problem_response(problem)
+
+
+@blueprint.errorhandler(HTTPException)
+def _http_error(error: HTTPException) -> Response:
+    detail = ""
+    if isinstance(error, RequestEntityTooLarge):
+        detail = f"the body is over {intake.body_limit(settings()):,} bytes"
+    return problem_response(for_status(error.code or 500, detail))
+
+
+@blueprint.errorhandler(Exception)
+def _unexpected(error: Exception) -> Response:
+    log.exception("unhandled error on %s %s", request.method, request.path)
+    return problem_response(Problem("internal-error"))
+
+
+@blueprint.record_once
+def _routing_errors(state: Any) -> None:
+    """Unknown URLs and methods under /api/ never reach the blueprint (routing failed
+    first), so the app's handlers for them answer with problems there and leave every
+    other path to the handler that would have answered without these."""
+    app: Flask = state.app
+
+    def handle(error: HTTPException) -> Any:
+        if request.path.startswith(PREFIX):
+            return problem_response(for_status(error.code or 500))
+        return _usual_handler(app, error)
+
+    app.register_error_handler(NotFound, handle)
+    app.register_error_handler(MethodNotAllowed, handle)
+
+
+def _usual_handler(app: Flask, error: HTTPException) -> Any:
+    """What the blueprints' or the app's handlers by exception class make of ``error``
+    (Flask would have chosen them had no handler for its code been registered)."""
+    for name in (*request.blueprints, None):
+        handlers = app.error_handler_spec[name][None]
+        for cls in type(error).__mro__:
+            handler = handlers.get(cls)
+            if handler is not None:
+                return handler(error)
+    return error
+
+
+# Who is asking.
+
+
+def _integration() -> Integration:
+    """The integration whose token the request carries (401 / 403 problems otherwise)."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Problem("missing-token", "send the API token as Authorization: Bearer <token>")
+    integration = by_token(db_session(), token.strip())
+    if integration is None:
+        raise Problem("missing-token", "the API token is not valid")
+    if not integration.enabled:
+        raise Problem("integration-disabled")
+    return integration
+
+
+# The endpoints.
+
+
+@blueprint.post("/lms/submissions")
+def submit_from_lms() -> Response:
+    """A signed submission from the LMS: 202 with the submission's status URL."""
+    integration = _integration()
+    limit = intake.body_limit(settings())
+    # One byte over the limit is read: a streamed (chunked) body is cut at the request's
+    # limit without an error, so being over is seen here.
+    request.max_content_length = limit + 1
+    body = request.get_data(cache=False)
+    if len(body) > limit:
+        raise RequestEntityTooLarge()
+    headers = {name.lower(): value for name, value in request.headers.items()}
+    accepted = intake.accept(db_session(), settings(), integration, body, headers)
+    if accepted.run_id is not None:
+        queue().send([accepted.run_id])
+    status_url = url_for("api.submission", submission_id=accepted.submission_id, _external=True)
+    response = _json({"submission_id": accepted.submission_id, "status_url": status_url}, 202)
+    response.headers["Location"] = status_url
+    return response
+
+
+@blueprint.get("/submissions/<int:submission_id>")
+def submission(submission_id: int) -> Response:
+    """A submission of the token's integration: its status, and its report once graded."""
+    integration = _integration()
+    session = db_session()
+    found = intake.submission_of(session, integration, submission_id)
+    slug = session.scalar(select(Exercise.slug).where(Exercise.id == found.exercise_id))
+    return _json(intake.status_document(found, slug or ""))
+
+
+@blueprint.get("/exercises")
+def exercises() -> Response:
+    """The published exercises of the integration's course."""
+    integration = _integration()
+    session = db_session()
+    found = session.scalars(
+        select(Exercise)
+        .where(Exercise.course_id == integration.course_id, Exercise.published.is_(True))
+        .order_by(Exercise.slug)
+    )
+    listed: list[dict[str, Any]] = []
+    for exercise in found:
+        if exercise.current_version is None:
+            continue
+        model = load_version(settings(), exercise.slug, exercise.current_version)
+        listed.append(
+            {
+                "slug": exercise.slug,
+                "title": exercise.title,
+                "algorithm": model.algorithm,
+                "max_score": model.scoring.total,
+            }
+        )
+    return _json({"exercises": listed})
+
+
+@blueprint.get("/openapi.json")
+def openapi() -> Response:
+    """This API's OpenAPI 3.1 description."""
+    document = json.loads(OPENAPI.read_text(encoding="utf-8"))
+    document["servers"] = [{"url": _base_url()}]
+    return _json(document)
+
+
+@blueprint.get("/problems/<name>")
+def problem_kind(name: str) -> Response:
+    """What a problem ``type`` means."""
+    kind = KINDS.get(name)
+    if kind is None:
+        raise Problem("not-found", f"no problem type {name!r}")
+    return _json(
+        {
+            "type": f"{_base_url()}/problems/{name}",
+            "title": kind.title,
+            "status": kind.status,
+            "explanation": kind.explanation,
+        }
+    )

@@ -1,0 +1,444 @@
+"""Submissions an LMS sends: the signed webhook, checked, made idempotent, accepted.
+
+The order matters. Nothing is written before the signature holds. Then the idempotency
+key's receipt is inserted and committed on its own, so that of two requests with the same
+key only one can go on (the table's unique constraint decides, on every database); the
+student and the submission follow, and the receipt is pointed at the submission. A request
+that fails after its receipt was written removes it, so the LMS may retry with the same key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+from standardwebhooks.webhooks import Webhook, WebhookVerificationError
+
+from grader.config import Settings
+from grader.lms import callbacks
+from grader.lms.integrations import verifying_secrets
+from grader.lms.problems import Problem
+from grader.lms.urls import check_callback_url
+from grader.models import (
+    Exercise,
+    ExternalIdentity,
+    GradingRun,
+    Integration,
+    LmsSubmission,
+    Membership,
+    Role,
+    Submission,
+    User,
+    WebhookReceipt,
+    utcnow,
+)
+from grader.services.submissions import SubmissionRefused, aware, decode_source, submit
+
+log = logging.getLogger(__name__)
+
+BODY_MARGIN = 16 * 1024
+"""Bytes a webhook body may have beyond twice the upload limit: JSON escapes make source
+code longer (quotes, new lines, tabs), and the other fields need some room. The limit
+belongs in :class:`grader.config.Settings` as ``webhook_body_limit_bytes``."""
+STALE_RECEIPT = timedelta(minutes=10)
+"""A receipt still without a submission after this long belongs to a request that died
+(a killed worker process): a retry with its key takes it over instead of getting 409."""
+KEY_LENGTH = 200
+SIGNATURE_HEADERS = ("webhook-id", "webhook-timestamp", "webhook-signature")
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+
+
+def body_limit(settings: Settings) -> int:
+    """The most bytes a webhook body may have."""
+    return 2 * settings.upload_limit_bytes + BODY_MARGIN
+
+
+class LmsUser(BaseModel):
+    """The student as the LMS knows them."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: Annotated[Text, Field(max_length=300)] | int
+    name: Annotated[Text, Field(max_length=200)]
+    email: Annotated[str, StringConstraints(strip_whitespace=True, max_length=254)] | None = None
+
+    @property
+    def external_id(self) -> str:
+        return str(self.id)
+
+    def usable_email(self) -> str | None:
+        email = (self.email or "").lower()
+        return email if _EMAIL.match(email) else None
+
+
+class SubmissionBody(BaseModel):
+    """The webhook's JSON document (fields not listed here are refused: a misspelt
+    ``callback_url`` would otherwise lose the results quietly)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    exercise: Annotated[Text, Field(max_length=100)]
+    user: LmsUser
+    context_id: Annotated[str, StringConstraints(strip_whitespace=True, max_length=300)]
+    source: str
+    filename: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)] | None = None
+    callback_url: Annotated[Text, Field(max_length=2000)] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """A webhook's submission; ``run_id`` is the run to send (None on a replay)."""
+
+    submission_id: int
+    run_id: int | None
+
+    @property
+    def replay(self) -> bool:
+        return self.run_id is None
+
+
+def verify(
+    integration: Integration, body: bytes, headers: dict[str, str], now: datetime | None = None
+) -> None:
+    """Problem ``invalid-signature`` unless the headers sign ``body`` under one of the
+    integration's secrets within the 5 minutes the Standard Webhooks library allows."""
+    missing = [name for name in SIGNATURE_HEADERS if not headers.get(name)]
+    if missing:
+        raise Problem("invalid-signature", f"missing header(s): {', '.join(missing)}")
+    if not headers["webhook-timestamp"].strip().isdigit():
+        raise Problem("invalid-signature", "webhook-timestamp must be whole seconds since 1970")
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Problem("malformed-json", "the body is not UTF-8 text") from None
+    reason = "no signature matches the body"
+    for secret in verifying_secrets(integration, now):
+        try:
+            Webhook(secret).verify(body, headers, json_parse=False)
+            return
+        except WebhookVerificationError as error:
+            if "timestamp" in str(error).lower():
+                raise Problem(
+                    "invalid-signature",
+                    "webhook-timestamp is more than 5 minutes from the grader's clock",
+                ) from None
+        except ValueError:  # a signature that is not "v1,<base64>"
+            reason = "webhook-signature is not a list of v1,<base64> signatures"
+    raise Problem("invalid-signature", reason)
+
+
+def parse(body: bytes) -> SubmissionBody:
+    """The webhook's document, or Problem ``malformed-json`` / ``invalid-body``."""
+    try:
+        document = json.loads(body)
+    except (ValueError, RecursionError):
+        raise Problem("malformed-json", "the body is not a JSON document") from None
+    if not isinstance(document, dict):
+        raise Problem("invalid-body", "the body must be a JSON object")
+    try:
+        return SubmissionBody.model_validate(document)
+    except ValidationError as error:
+        raise Problem("invalid-body", _explain(error)) from None
+
+
+def _explain(error: ValidationError) -> str:
+    parts = []
+    for item in error.errors()[:10]:
+        where = ".".join(str(step) for step in item["loc"] if not isinstance(step, int))
+        parts.append(f"{where or 'body'}: {item['msg']}")
+    return "; ".join(parts)
+
+
+def idempotency_key(headers: dict[str, str]) -> str:
+    key = (headers.get("idempotency-key") or headers.get("webhook-id") or "").strip()
+    if not key:
+        raise Problem("invalid-signature", "missing header: webhook-id")
+    if len(key) > KEY_LENGTH:
+        raise Problem("invalid-body", f"the idempotency key is over {KEY_LENGTH} characters")
+    return key
+
+
+def accept(
+    session: Session,
+    settings: Settings,
+    integration: Integration,
+    body: bytes,
+    headers: dict[str, str],
+    now: datetime | None = None,
+) -> Accepted:
+    """The submission a signed webhook asks for (committed; send ``run_id`` afterwards).
+
+    ``headers`` have lower-case names. Raises Problem for everything that is not accepted.
+    """
+    if not integration.enabled:
+        raise Problem("integration-disabled")
+    verify(integration, body, headers, now)
+    key = idempotency_key(headers)
+    document = parse(body)
+    digest = hashlib.sha256(body).hexdigest()
+    earlier = _receipt(session, integration.id, key)
+    if earlier is not None and not _stale(earlier, now):
+        return _replay(earlier, digest)
+    exercise = _exercise(session, integration, document.exercise)
+    source = _source(document.source, settings)
+    if document.callback_url is not None:
+        # Read at each call: tests and closed networks switch it on for callbacks too.
+        reason = check_callback_url(
+            document.callback_url, list(integration.allowed_hosts), callbacks.ALLOW_PRIVATE
+        )
+        if reason is not None:
+            raise Problem("callback-refused", f"callback_url refused: {reason}")
+    receipt = _claim(session, integration.id, key, digest, now)
+    if isinstance(receipt, Accepted):
+        return receipt
+    try:
+        user = _student(session, integration, document.user)
+        submission = submit(
+            session,
+            settings,
+            user,
+            exercise,
+            document.filename or f"{exercise.slug}.py",
+            source,
+            origin="lms",
+            now=now,
+        )
+        session.add(
+            LmsSubmission(
+                submission_id=submission.id,
+                integration_id=integration.id,
+                context_id=document.context_id,
+                callback_url=document.callback_url,
+            )
+        )
+        session.execute(
+            update(WebhookReceipt)
+            .where(WebhookReceipt.id == receipt)
+            .values(submission_id=submission.id)
+            .execution_options(synchronize_session=False)
+        )
+        run_id = session.scalar(
+            select(GradingRun.id).where(GradingRun.submission_id == submission.id)
+        )
+        session.commit()
+    except BaseException as error:
+        session.rollback()
+        session.execute(delete(WebhookReceipt).where(WebhookReceipt.id == receipt))
+        session.commit()
+        if isinstance(error, SubmissionRefused):
+            raise _refusal(error, now) from None
+        raise
+    assert run_id is not None
+    log.info("integration %s: webhook %s became submission %s", integration.id, key, submission.id)
+    return Accepted(submission.id, run_id)
+
+
+def _receipt(session: Session, integration_id: int, key: str) -> WebhookReceipt | None:
+    return session.scalar(
+        select(WebhookReceipt).where(
+            WebhookReceipt.integration_id == integration_id, WebhookReceipt.key == key
+        )
+    )
+
+
+def _stale(receipt: WebhookReceipt, now: datetime | None) -> bool:
+    return (
+        receipt.submission_id is None
+        and aware(receipt.created_at) < (now or utcnow()) - STALE_RECEIPT
+    )
+
+
+def _replay(receipt: WebhookReceipt, digest: str) -> Accepted:
+    if receipt.body_hash != digest:
+        raise Problem(
+            "key-reused",
+            "this idempotency key was used before with a different body; "
+            "use a new key for a new submission",
+        )
+    if receipt.submission_id is None:
+        raise Problem(
+            "key-in-flight",
+            "a request with this idempotency key is still being handled",
+            headers={"Retry-After": "1"},
+        )
+    return Accepted(receipt.submission_id, None)
+
+
+def _claim(
+    session: Session, integration_id: int, key: str, digest: str, now: datetime | None
+) -> int | Accepted:
+    """This request's receipt id (committed), or the earlier request's answer when
+    another request with the same key got there first."""
+    now = now or utcnow()
+    session.add(WebhookReceipt(integration_id=integration_id, key=key, body_hash=digest))
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+    else:
+        receipt = _receipt(session, integration_id, key)
+        assert receipt is not None
+        return receipt.id
+    earlier = _receipt(session, integration_id, key)
+    if earlier is None:  # removed in between by a request that failed: try once more
+        return _claim(session, integration_id, key, digest, now)
+    if earlier.submission_id is None and earlier.body_hash == digest:
+        taken = session.execute(
+            update(WebhookReceipt)
+            .where(
+                WebhookReceipt.id == earlier.id,
+                WebhookReceipt.submission_id.is_(None),
+                WebhookReceipt.created_at < now - STALE_RECEIPT,
+            )
+            .values(created_at=now)
+            .execution_options(synchronize_session=False)
+        )
+        session.commit()
+        if getattr(taken, "rowcount", 0) == 1:
+            log.warning("webhook %s: took over a receipt left by a request that died", key)
+            return earlier.id
+    return _replay(earlier, digest)
+
+
+def _exercise(session: Session, integration: Integration, slug: str) -> Exercise:
+    exercise = session.scalar(
+        select(Exercise).where(
+            Exercise.course_id == integration.course_id,
+            Exercise.slug == slug,
+            Exercise.published.is_(True),
+        )
+    )
+    if exercise is None or exercise.current_version_id is None:
+        raise Problem("unknown-exercise", f"no published exercise {slug!r} in this course")
+    return exercise
+
+
+def _source(text: str, settings: Settings) -> str:
+    try:
+        return decode_source(text.encode("utf-8", "surrogatepass"), settings.upload_limit_bytes)
+    except SubmissionRefused as error:
+        if error.status == 413:
+            raise Problem("too-large", f"source: {error.message}") from None
+        raise Problem("invalid-body", f"source: {error.message}") from None
+
+
+def _refusal(error: SubmissionRefused, now: datetime | None) -> Problem:
+    if error.status == 429:
+        wait = 1
+        if error.retry_at is not None:
+            seconds = (aware(error.retry_at) - (now or utcnow())).total_seconds()
+            wait = max(1, math.ceil(seconds))
+        return Problem("too-many-submissions", error.message, headers={"Retry-After": str(wait)})
+    if error.status == 404:
+        return Problem("unknown-exercise", error.message)
+    return Problem("invalid-body", error.message)
+
+
+# The student.
+
+
+def _student(session: Session, integration: Integration, person: LmsUser) -> User:
+    """The user behind the LMS's user id, made on first sight, enrolled in the course."""
+    source = f"integration:{integration.id}"
+    for _ in range(2):
+        user = _known(session, source, person)
+        if user is None:
+            user = User(
+                email=_email(session, integration, person),
+                name=person.name,
+                role=Role.STUDENT,
+                password_hash=None,
+            )
+            session.add(user)
+            try:
+                session.flush()
+                session.add(
+                    ExternalIdentity(source=source, external_id=person.external_id, user_id=user.id)
+                )
+                session.flush()
+            except IntegrityError:
+                # Another request met the same student (or took the address) at the same
+                # moment and won; the receipt was committed before, so only this is undone.
+                session.rollback()
+                continue
+        _enrol(session, user, integration.course_id)
+        return user
+    raise RuntimeError(f"could not record the LMS user {person.external_id!r}")
+
+
+def _known(session: Session, source: str, person: LmsUser) -> User | None:
+    identity = session.scalar(
+        select(ExternalIdentity).where(
+            ExternalIdentity.source == source,
+            ExternalIdentity.external_id == person.external_id,
+        )
+    )
+    if identity is None:
+        return None
+    user = session.get(User, identity.user_id)
+    if user is not None and user.name != person.name:
+        user.name = person.name
+    return user
+
+
+def _email(session: Session, integration: Integration, person: LmsUser) -> str:
+    """The given address when nobody has it yet, else one that cannot receive mail (an LMS
+    must not be able to claim an existing account by naming its address)."""
+    email = person.usable_email()
+    if email is not None:
+        taken = session.scalar(select(User.id).where(User.email == email))
+        if taken is None:
+            return email
+    digest = hashlib.sha256(person.external_id.encode()).hexdigest()[:20]
+    return f"lms-{integration.id}-{digest}@lms.invalid"
+
+
+def _enrol(session: Session, user: User, course_id: int) -> None:
+    found = session.scalar(
+        select(Membership.id).where(
+            Membership.user_id == user.id, Membership.course_id == course_id
+        )
+    )
+    if found is None:
+        session.add(Membership(user_id=user.id, course_id=course_id, role=Role.STUDENT))
+        session.flush()
+
+
+def submission_of(session: Session, integration: Integration, submission_id: int) -> Submission:
+    """A submission that came through ``integration``, or Problem ``not-found``."""
+    origin = session.get(LmsSubmission, submission_id)
+    submission = session.get(Submission, submission_id)
+    if origin is None or submission is None or origin.integration_id != integration.id:
+        raise Problem("not-found", f"no submission {submission_id} of this integration")
+    return submission
+
+
+def status_document(submission: Submission, exercise_slug: str) -> dict[str, Any]:
+    """What the API says about a submission: its latest run, and the report once graded."""
+    run = submission.latest_run
+    document: dict[str, Any] = {
+        "submission_id": submission.id,
+        "exercise": exercise_slug,
+        "attempt": submission.attempt,
+        "created_at": aware(submission.created_at).isoformat(),
+        "status": run.state if run is not None else None,
+        "verdict": run.verdict if run is not None else None,
+        "score": run.score if run is not None else None,
+        "max_score": run.max_score if run is not None else None,
+        "report": None,
+    }
+    if run is not None and run.report is not None:
+        document["report"] = run.report
+    return document
