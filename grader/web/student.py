@@ -1,12 +1,544 @@
-"""The students' pages."""
+"""The students' pages: their exercises, an exercise with its submit form, a submission
+with its live status and, once graded, its feedback tree by tree."""
 
 from __future__ import annotations
 
-from flask import Blueprint
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from markupsafe import Markup, escape
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+from werkzeug.wrappers import Response as BaseResponse
+from wtforms import TextAreaField
+
+from grader.models import (
+    Course,
+    Exercise,
+    ExerciseVersion,
+    GradingRun,
+    Membership,
+    Role,
+    RunState,
+    Submission,
+    TreeResult,
+    User,
+    utcnow,
+)
+from grader.services.exercise_store import load_version
+from grader.services.runs import queue_position
+from grader.services.submissions import (
+    SubmissionRefused,
+    aware,
+    decode_source,
+    next_allowed,
+    submit,
+)
+from grader.web.context import db_session, queue, settings
+from grader.web.replay import reference_marks, replay_data
+from grader.web.treesvg import NodeMark, tree_svg
+from reference.exercises.model import Exercise as ExerciseModel
+from reference.tree import Tree
+from reference.values import format_value
+from worker.harness.student import WINDOWED
 
 blueprint = Blueprint("student", __name__)
 
+VERDICTS = {
+    "ok": "as the reference search",
+    "pruned": "pruned by both searches",
+    "extra": "visited, but the reference prunes it",
+    "missed": "not visited, but the reference visits it",
+    "wrong_value": "returned a value outside what is allowed",
+    "wrong_bounds": "searched with the wrong alpha-beta window",
+    "out_of_order": "visited out of order",
+    "repeated": "searched more than once",
+    "not_observed": "value not observable (decision-function style)",
+}
+"""Each node verdict, in words for the legend."""
+GAME_INTERFACE = (
+    ("game.actions(state)", "the legal actions, left to right"),
+    ("game.result(state, action)", "the state an action leads to"),
+    ("game.terminal_test(state)", "True when the game is over at this state"),
+    ("game.utility(state, player)", 'the value of a finished game for "MAX" or "MIN"'),
+    ("game.to_move(state)", '"MAX", "MIN" or "CHANCE": who moves at this state'),
+    ("game.successors(state)", "(action, state) pairs, in search order"),
+    ("game.eval(state)", "the heuristic value of a state (depth-limited search)"),
+    ("game.chance_outcomes(state)", "(action, probability) pairs of a chance node"),
+)
+FINISHED = (RunState.GRADED, RunState.ERROR)
+
+
+class SubmitForm(FlaskForm):
+    upload = FileField("Upload your Python file")
+    pasted = TextAreaField("or paste your code")
+
+
+# -- who may see what ------------------------------------------------------------------
+
+
+def _course_role(course_id: int) -> str | None:
+    """The current user's role in the course ("admin" for admins), None when outside it."""
+    if current_user.role == Role.ADMIN:
+        return Role.ADMIN
+    membership = db_session().scalar(
+        select(Membership).where(
+            Membership.user_id == current_user.id, Membership.course_id == course_id
+        )
+    )
+    return None if membership is None else membership.role
+
+
+def _visible_exercise(exercise_id: int) -> Exercise:
+    """The exercise if the current user may see it, else 404 (never 403: no hints)."""
+    exercise = db_session().get(Exercise, exercise_id)
+    if exercise is None or exercise.current_version is None:
+        abort(404)
+    role = _course_role(exercise.course_id)
+    if role is None or (role == Role.STUDENT and not exercise.published):
+        abort(404)
+    return exercise
+
+
+def _visible_submission(submission_id: int) -> tuple[Submission, Exercise]:
+    """The submission if it is the current user's (or they teach its course), else 404."""
+    submission = db_session().get(Submission, submission_id)
+    if submission is None:
+        abort(404)
+    exercise = db_session().get(Exercise, submission.exercise_id)
+    if exercise is None:
+        abort(404)
+    if submission.user_id != current_user.id and _course_role(exercise.course_id) not in (
+        Role.ADMIN,
+        Role.INSTRUCTOR,
+    ):
+        abort(404)
+    return submission, exercise
+
+
+# -- the exercise list -----------------------------------------------------------------
+
+
+@dataclass
+class Standing:
+    """A student's results on one exercise."""
+
+    attempts: int = 0
+    best: float | None = None
+    max_score: float | None = None
+    latest: str | None = None
+
+
+def _standings(user_id: int, exercise_ids: list[int]) -> dict[int, Standing]:
+    submissions = db_session().scalars(
+        select(Submission)
+        .where(Submission.user_id == user_id, Submission.exercise_id.in_(exercise_ids))
+        .order_by(Submission.id)
+        .options(selectinload(Submission.runs))
+    )
+    found: dict[int, Standing] = {}
+    for submission in submissions:
+        standing = found.setdefault(submission.exercise_id, Standing())
+        standing.attempts += 1
+        run = submission.latest_run
+        if run is None:
+            continue
+        standing.latest = run.verdict or run.state
+        if run.score is not None and (standing.best is None or run.score > standing.best):
+            standing.best, standing.max_score = run.score, run.max_score
+    return found
+
 
 @blueprint.route("/")
+@login_required
 def home() -> str:
-    return "exercises (to be built)"
+    session = db_session()
+    courses = session.scalars(
+        select(Course)
+        .join(Membership, Membership.course_id == Course.id)
+        .where(Membership.user_id == current_user.id)
+        .order_by(Course.title, Course.id)
+    ).all()
+    exercises = session.scalars(
+        select(Exercise)
+        .where(
+            Exercise.course_id.in_([course.id for course in courses]),
+            Exercise.published.is_(True),
+            Exercise.current_version_id.is_not(None),
+        )
+        .order_by(Exercise.title, Exercise.id)
+    ).all()
+    by_course: dict[int, list[Exercise]] = {}
+    for exercise in exercises:
+        by_course.setdefault(exercise.course_id, []).append(exercise)
+    standings = _standings(current_user.id, [exercise.id for exercise in exercises])
+    return render_template(
+        "student/home.html", courses=courses, by_course=by_course, standings=standings
+    )
+
+
+# -- an exercise and submitting to it --------------------------------------------------
+
+_CODE = re.compile(r"`([^`\n]+)`")
+
+
+def statement_html(text: str) -> Markup:
+    """A statement as paragraphs: blank lines separate them, indented blocks stay as they
+    are (a board), `code` is set as code; everything else is escaped."""
+    parts = []
+    for block in re.split(r"\n\s*\n", text.strip()):
+        lines = block.splitlines()
+        if lines and all(line.startswith("    ") or not line.strip() for line in lines):
+            shown = "\n".join(line[4:] for line in lines)
+            parts.append(f'<pre class="statement-block">{escape(shown)}</pre>')
+        elif block.strip():
+            escaped = str(escape(" ".join(line.strip() for line in lines)))
+            parts.append("<p>" + _CODE.sub(r"<code>\1</code>", escaped) + "</p>")
+    return Markup("\n".join(parts))
+
+
+def _parameters(model: ExerciseModel) -> str:
+    parameters = "game, state"
+    if model.algorithm in WINDOWED:
+        parameters += ", alpha, beta"
+    if model.options.depth_limit is not None:
+        parameters += ", depth"
+    return parameters
+
+
+def conventions(model: ExerciseModel) -> list[tuple[str, str]]:
+    """The rules a submission is graded by, as (name, explanation) rows."""
+    rows = [("Algorithm", model.algorithm)]
+    parameters = _parameters(model)
+    rows.append(("Entry points", ", ".join(f"{name}({parameters})" for name in model.entry_points)))
+    if model.algorithm in WINDOWED:
+        if model.options.prune_on_equality:
+            rule = "on equality (AIMA): MAX returns when v >= beta, MIN when v <= alpha"
+        else:
+            rule = "strict (CS188): MAX returns when v > beta, MIN when v < alpha"
+        rows.append(("Pruning", rule))
+        rows.append(("Root window", "alpha = -inf, beta = +inf"))
+    rows.append(("Order", f"children are searched {model.options.order}"))
+    if model.options.depth_limit is not None:
+        rows.append(
+            (
+                "Depth limit",
+                f"the root gets depth {model.options.depth_limit}, counting down; "
+                "at 0 a node is scored by game.eval(state)",
+            )
+        )
+    limits = model.limits
+    rows.append(
+        (
+            "Limits per tree",
+            f"{limits.cpu_seconds:g} s of CPU, {limits.wall_seconds:g} s in all, "
+            f"{limits.memory_mb} MB of memory",
+        )
+    )
+    scoring = model.scoring
+    rows.append(
+        (
+            "Scoring per tree",
+            f"root value {scoring.value}, decision {scoring.decision}, "
+            f"nodes {scoring.nodes} (out of {scoring.total})",
+        )
+    )
+    return rows
+
+
+def starter_source(model: ExerciseModel) -> str:
+    """The starter file: the statement, the game interface and the entry points to write
+    (the same file as ``grader exercises starter SLUG`` prints, from the stored version)."""
+    parameters = _parameters(model)
+    lines = [
+        f'"""{model.title}',
+        "",
+        *model.statement.strip().replace('"""', "'''").splitlines(),
+        "",
+        "The game: game.actions(state), game.result(state, action), game.terminal_test(state),",
+        'game.utility(state, player) with player "MAX" or "MIN", game.to_move(state),',
+        "game.successors(state), game.eval(state), game.chance_outcomes(state).",
+        '"""',
+        "",
+        "import math",
+    ]
+    for name in model.entry_points:
+        lines += ["", "", f"def {name}({parameters}):", "    raise NotImplementedError"]
+    return "\n".join(lines) + "\n"
+
+
+def _model(exercise: Exercise, version: ExerciseVersion | None = None) -> ExerciseModel:
+    version = version or exercise.current_version
+    if version is None:
+        abort(404)
+    return load_version(settings(), exercise.slug, version)
+
+
+def _attempts(user_id: int, exercise_id: int) -> list[Submission]:
+    return list(
+        db_session().scalars(
+            select(Submission)
+            .where(Submission.user_id == user_id, Submission.exercise_id == exercise_id)
+            .order_by(Submission.id.desc())
+            .options(selectinload(Submission.runs))
+        )
+    )
+
+
+def _exercise_page(
+    exercise: Exercise,
+    form: SubmitForm | None = None,
+    *,
+    refusal: str | None = None,
+    status: int = 200,
+) -> tuple[str, int]:
+    model = _model(exercise)
+    session = db_session()
+    trees = [(entry.name, tree_svg(entry.tree, caption=entry.name)) for entry in model.trees]
+    page = render_template(
+        "student/exercise.html",
+        exercise=exercise,
+        model=model,
+        statement=statement_html(exercise.current_version.statement or model.statement)
+        if exercise.current_version
+        else "",
+        conventions=conventions(model),
+        interface=GAME_INTERFACE,
+        trees=trees,
+        form=form or SubmitForm(),
+        refusal=refusal,
+        next_allowed=next_allowed(session, settings(), current_user.id, exercise.id),
+        attempts=_attempts(current_user.id, exercise.id),
+    )
+    return page, status
+
+
+@blueprint.route("/exercises/<int:exercise_id>")
+@login_required
+def exercise(exercise_id: int) -> tuple[str, int]:
+    return _exercise_page(_visible_exercise(exercise_id))
+
+
+@blueprint.route("/exercises/<int:exercise_id>/starter.py")
+@login_required
+def starter(exercise_id: int) -> Response:
+    found = _visible_exercise(exercise_id)
+    response = Response(starter_source(_model(found)), mimetype="text/x-python")
+    response.headers["Content-Disposition"] = f'attachment; filename="{found.slug}.py"'
+    return response
+
+
+def _submitted_file(form: SubmitForm) -> tuple[str, bytes]:
+    upload = request.files.get(form.upload.name)
+    if upload is not None and upload.filename:
+        return upload.filename, upload.read()
+    pasted = (form.pasted.data or "").replace("\r\n", "\n")
+    return "pasted.py", pasted.encode("utf-8")
+
+
+@blueprint.route("/exercises/<int:exercise_id>/submissions", methods=["POST"])
+@login_required
+def submit_source(exercise_id: int) -> BaseResponse | tuple[str, int]:
+    found = _visible_exercise(exercise_id)
+    form = SubmitForm()
+    if not form.validate_on_submit():
+        abort(400)
+    session = db_session()
+    filename, data = _submitted_file(form)
+    try:
+        source = decode_source(data, settings().upload_limit_bytes)
+        user = session.get(User, current_user.id)
+        assert user is not None
+        submission = submit(session, settings(), user, found, filename, source)
+    except SubmissionRefused as refused:
+        session.rollback()
+        page, status = _exercise_page(
+            found, SubmitForm(formdata=None), refusal=refused.message, status=refused.status
+        )
+        response = Response(page, status=status)
+        if refused.retry_at is not None:
+            wait = (aware(refused.retry_at) - utcnow()).total_seconds()
+            response.headers["Retry-After"] = str(max(int(wait) + 1, 1))
+        return response
+    run_id = session.scalar(
+        select(GradingRun.id)
+        .where(GradingRun.submission_id == submission.id)
+        .order_by(GradingRun.id.desc())
+    )
+    session.commit()
+    if run_id is not None:
+        queue().send([run_id])
+    return redirect(url_for("student.submission", submission_id=submission.id))
+
+
+# -- a submission ----------------------------------------------------------------------
+
+
+def _status(submission: Submission) -> dict[str, Any]:
+    run = submission.latest_run
+    if run is None:
+        return {"state": "none", "position": None, "verdict": None, "score": None,
+                "max_score": None, "feedback_url": None}  # fmt: skip
+    finished = run.state in FINISHED
+    url = url_for("student.submission", submission_id=submission.id) + "#feedback"
+    return {
+        "state": run.state,
+        "position": queue_position(db_session(), run),
+        "verdict": run.verdict,
+        "score": run.score,
+        "max_score": run.max_score,
+        "feedback_url": url if finished else None,
+    }
+
+
+@dataclass
+class TreeView:
+    """One tree of a graded run as the feedback page shows it."""
+
+    name: str
+    hidden: bool
+    verdict: str
+    message: str
+    score: float | None = None
+    max_score: float | None = None
+    drawing: Markup | None = None
+    reference_drawing: Markup | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+    case: dict[str, Any] = field(default_factory=dict)
+    replay: dict[str, Any] | None = None
+
+
+def _node_rows(result: TreeResult, case: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each node's verdict: the stored rows, and the report for nodes without a row."""
+    rows: dict[str, dict[str, Any]] = {}
+    for node in case.get("nodes") or []:
+        if isinstance(node, dict) and isinstance(node.get("node"), str):
+            rows[node["node"]] = node
+    for row in result.nodes:
+        rows[row.node] = {
+            "node": row.node,
+            "verdict": row.verdict,
+            "expected": row.expected,
+            "actual": row.actual,
+            "message": row.message,
+        }
+    return rows
+
+
+def verdict_marks(
+    tree: Tree, rows: Mapping[str, Mapping[str, Any]], divergence: str | None
+) -> dict[str, NodeMark]:
+    """Marks colouring each node by its verdict, values and messages in its hover text."""
+    marks: dict[str, NodeMark] = {}
+    for node in tree:
+        row = rows.get(node.name)
+        if row is None:
+            continue
+        verdict = str(row.get("verdict") or "")
+        parent = tree.parent(node.name)
+        parent_row = rows.get(parent.name) if parent is not None else None
+        parent_pruned = parent_row is not None and parent_row.get("verdict") == "pruned"
+        lines = [f"{node.name} ({node.kind}): {verdict.replace('_', ' ')}"]
+        for key in ("expected", "actual"):
+            if row.get(key) is not None:
+                lines.append(f"{key}: {row[key]}")
+        if row.get("message"):
+            lines.append(str(row["message"]))
+        actual = row.get("actual")
+        label = None
+        if not node.is_leaf and verdict in ("ok", "wrong_value") and actual is not None:
+            label = str(actual)[:8]
+        classes = f"verdict-{verdict}"
+        if node.name == divergence:
+            classes += " divergence"
+        marks[node.name] = NodeMark(
+            css_class=classes,
+            title="\n".join(lines),
+            label=label,
+            cut=verdict == "pruned" and not parent_pruned,
+        )
+    return marks
+
+
+def _tree_views(run: GradingRun, model: ExerciseModel | None) -> list[TreeView]:
+    report = run.report or {}
+    cases = [case for case in report.get("cases") or [] if isinstance(case, dict)]
+    views = []
+    for result in run.trees:
+        view = TreeView(result.name, result.hidden, result.verdict, result.message)
+        if result.hidden:
+            # A hidden tree shows whether it passed and an abstract reason, nothing else.
+            views.append(view)
+            continue
+        case = next((c for c in cases if c.get("name") == result.name and not c.get("hidden")), {})
+        view.score, view.max_score = result.score, result.max_score
+        view.counts = dict(result.counts or {})
+        view.case = case
+        view.replay = replay_data(case)
+        entry = None
+        if model is not None:
+            entry = next((tree for tree in model.trees if tree.name == result.name), None)
+        if entry is not None:
+            divergence = (case.get("first_divergence") or {}).get("node")
+            rows = _node_rows(result, case)
+            view.drawing = tree_svg(
+                entry.tree,
+                verdict_marks(entry.tree, rows, divergence),
+                caption=f"your search of {entry.name}",
+            )
+            if view.replay is not None:
+                view.reference_drawing = tree_svg(
+                    entry.tree,
+                    reference_marks(entry.tree, case),
+                    caption=f"the reference search of {entry.name}",
+                )
+        views.append(view)
+    return views
+
+
+@blueprint.route("/submissions/<int:submission_id>")
+@login_required
+def submission(submission_id: int) -> str:
+    found, exercise_ = _visible_submission(submission_id)
+    run = found.latest_run
+    views: list[TreeView] = []
+    if run is not None and run.state == RunState.GRADED:
+        version = db_session().get(ExerciseVersion, run.exercise_version_id)
+        model = None if version is None else load_version(settings(), exercise_.slug, version)
+        views = _tree_views(run, model)
+    report = (run.report if run is not None else None) or {}
+    return render_template(
+        "student/submission.html",
+        submission=found,
+        exercise=exercise_,
+        run=run,
+        status=_status(found),
+        finished=run is not None and run.state in FINISHED,
+        views=views,
+        report=report,
+        verdicts=VERDICTS,
+        attempts=_attempts(found.user_id, found.exercise_id),
+        format_value=format_value,
+    )
+
+
+@blueprint.route("/submissions/<int:submission_id>/status")
+@login_required
+def submission_status(submission_id: int) -> Response:
+    found, _exercise = _visible_submission(submission_id)
+    response = jsonify(_status(found))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@blueprint.app_template_filter("moment")
+def moment(value: datetime | None) -> str:
+    """A time as the pages show it (UTC)."""
+    return "" if value is None else f"{value:%Y-%m-%d %H:%M:%S} UTC"

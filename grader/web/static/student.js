@@ -1,0 +1,126 @@
+// The students' pages: live status of a submission, node details, the step-through replay.
+(function () {
+  "use strict";
+
+  // -- live status: poll until the run is finished, then reload to show the feedback --
+  var live = document.getElementById("live");
+  if (live && !live.hasAttribute("data-finished")) {
+    var url = live.getAttribute("data-status-url");
+    var timer = window.setInterval(function () {
+      fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (status) {
+          if (!status) { return; }
+          if (status.state === "graded" || status.state === "error") {
+            window.clearInterval(timer);
+            window.location.reload();
+            return;
+          }
+          var position = live.querySelector(".position");
+          if (position && status.position) {
+            position.textContent = "number " + status.position + " in the queue";
+          }
+          if (status.state !== live.getAttribute("data-state")) {
+            live.setAttribute("data-state", status.state);
+            if (status.state === "running") {
+              live.textContent = "Running: your code is being graded. This page updates by itself.";
+            }
+          }
+        })
+        .catch(function () { /* a lost poll is retried on the next tick */ });
+    }, 1000);
+  }
+
+  function nodesOf(figure) {
+    var found = {};
+    if (!figure) { return found; }
+    figure.querySelectorAll("g.node").forEach(function (node) {
+      found[node.getAttribute("data-node")] = node;
+    });
+    return found;
+  }
+
+  document.querySelectorAll("section.case").forEach(function (section) {
+    var student = nodesOf(section.querySelector('[data-side="student"]'));
+    var reference = nodesOf(section.querySelector('[data-side="reference"]'));
+
+    // -- node details: a click (or Enter) on a node shows its hover text in a panel --
+    var panel = section.querySelector(".node-details");
+    section.querySelectorAll("g.node").forEach(function (node) {
+      function show() {
+        if (!panel) { return; }
+        var title = node.querySelector("title");
+        var side = node.closest("[data-side]");
+        var heading = side && side.getAttribute("data-side") === "reference"
+          ? "Reference search" : "Your search";
+        panel.textContent = "";
+        var strong = document.createElement("strong");
+        strong.textContent = heading;
+        var text = document.createElement("div");
+        text.className = "details-text";
+        text.textContent = title ? title.textContent : node.getAttribute("data-node");
+        panel.appendChild(strong);
+        panel.appendChild(text);
+        panel.hidden = false;
+        section.querySelectorAll("g.node.selected").forEach(function (other) {
+          other.classList.remove("selected");
+        });
+        node.classList.add("selected");
+      }
+      node.addEventListener("click", show);
+      node.addEventListener("keydown", function (event) {
+        if (event.key === "Enter" || event.key === " ") { event.preventDefault(); show(); }
+      });
+    });
+
+    // -- the replay: both searches step by step, the current node highlighted in both --
+    var box = section.querySelector(".replay");
+    if (!box) { return; }
+    var data;
+    try {
+      data = JSON.parse(box.querySelector(".replay-data").textContent);
+    } catch (error) {
+      return;
+    }
+    var total = Math.max(data.student.length, data.reference.length);
+    var previous = box.querySelector(".replay-previous");
+    var next = box.querySelector(".replay-next");
+    var jump = box.querySelector(".replay-jump");
+    var counter = box.querySelector(".replay-counter");
+    var mine = box.querySelector(".replay-student");
+    var theirs = box.querySelector(".replay-reference");
+    var index = -1;
+
+    function paint(nodes, steps) {
+      Object.keys(nodes).forEach(function (name) {
+        nodes[name].classList.remove("current", "seen");
+      });
+      for (var i = 0; i <= index && i < steps.length; i += 1) {
+        var seen = nodes[steps[i].node];
+        if (seen) { seen.classList.add("seen"); }
+      }
+      var step = index >= 0 ? steps[index] : null;
+      if (step && nodes[step.node]) { nodes[step.node].classList.add("current"); }
+      return step;
+    }
+
+    function show() {
+      var a = paint(student, data.student);
+      var b = paint(reference, data.reference);
+      mine.textContent = a ? a.text : (index < 0 ? "\u2013" : "(your search has ended)");
+      theirs.textContent = b ? b.text : (index < 0 ? "\u2013" : "(the reference search has ended)");
+      var differs = index >= 0 && (!a || !b || a.text !== b.text);
+      mine.classList.toggle("differs", differs);
+      counter.textContent = index < 0 ? total + " steps" : "step " + (index + 1) + " of " + total;
+      previous.disabled = index < 0;
+      next.disabled = index >= total - 1;
+    }
+
+    previous.addEventListener("click", function () { index = Math.max(index - 1, -1); show(); });
+    next.addEventListener("click", function () { index = Math.min(index + 1, total - 1); show(); });
+    if (jump) {
+      jump.addEventListener("click", function () { index = data.differs; show(); });
+    }
+    show();
+  });
+})();

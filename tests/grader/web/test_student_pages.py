@@ -1,0 +1,294 @@
+"""The students' pages, through the real app: the exercise list, an exercise, submitting
+(graded in this process by the sandbox through the eager queue) and the feedback."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from grader.db import Database
+from grader.models import Course, Exercise, Role, Submission
+from tests.grader.conftest import UserFactory, configured, csrf_token, login
+
+LIBRARY = Path(__file__).resolve().parents[3] / "exercises" / "implementations"
+CORRECT = LIBRARY / "alphabeta" / "correct_fail_hard.py"
+NO_PRUNING = LIBRARY / "alphabeta" / "wrong_no_pruning.py"
+SLUG = "aima-fig5.2-alphabeta"
+
+
+def exercise_id(database: Database, course: Course, slug: str = SLUG) -> int:
+    with database.session() as session:
+        found = session.scalar(
+            select(Exercise.id).where(Exercise.course_id == course.id, Exercise.slug == slug)
+        )
+    assert found is not None
+    return found
+
+
+def classes_of(page: str, name: str) -> list[set[str]]:
+    """The classes of every drawn node called ``name`` on the page."""
+    found = re.findall(rf'<g class="([^"]*)" data-node="{re.escape(name)}"', page)
+    assert found, f"no node {name} drawn"
+    return [set(classes.split()) for classes in found]
+
+
+def upload(client: FlaskClient, exercise: int, data: bytes, filename: str = "search.py"):  # type: ignore[no-untyped-def]
+    return client.post(
+        f"/exercises/{exercise}/submissions",
+        data={"csrf_token": csrf_token(client), "upload": (io.BytesIO(data), filename)},
+        content_type="multipart/form-data",
+    )
+
+
+def paste(client: FlaskClient, exercise: int, text: str):  # type: ignore[no-untyped-def]
+    return client.post(
+        f"/exercises/{exercise}/submissions",
+        data={"csrf_token": csrf_token(client), "pasted": text},
+    )
+
+
+@pytest.fixture
+def student(client: FlaskClient, course: Course, make_user: UserFactory):  # type: ignore[no-untyped-def]
+    user = make_user(course=course)
+    login(client, user)
+    return user
+
+
+def test_signed_out_visitors_are_sent_to_sign_in(client: FlaskClient) -> None:
+    response = client.get("/")
+    assert response.status_code == 302
+    assert "/login" in response.headers["Location"]
+
+
+def test_the_list_shows_only_the_students_courses(
+    client: FlaskClient, database: Database, course: Course, make_user: UserFactory
+) -> None:
+    with database.session() as session:
+        other = Course(title="Somebody Else's Course", join_code="OTHER")
+        session.add(other)
+        session.flush()
+        session.add(Exercise(course_id=other.id, slug="secret", title="Not For You"))
+    login(client, make_user(course=course))
+    page = client.get("/").get_data(as_text=True)
+    assert "Search 101" in page
+    assert "Alpha-beta pruning on AIMA Figure 5.2" in page
+    assert "Somebody Else" not in page and "Not For You" not in page
+
+
+def test_the_exercise_page_shows_the_statement_conventions_and_trees(
+    client: FlaskClient, database: Database, course: Course, student: object
+) -> None:
+    page = client.get(f"/exercises/{exercise_id(database, course)}").get_data(as_text=True)
+    assert "<code>max_value(game, state, alpha, beta)</code>" in page
+    assert "max_value(game, state, alpha, beta), min_value(game, state, alpha, beta)" in page
+    assert "MAX returns when v &gt;= beta" in page
+    assert "game.chance_outcomes(state)" in page
+    assert '<svg class="tree"' in page and 'data-node="C2"' in page
+    assert 'name="csrf_token"' in page and 'type="file"' in page and "<textarea" in page
+
+
+def test_the_starter_file_downloads_as_python(
+    client: FlaskClient, database: Database, course: Course, student: object
+) -> None:
+    response = client.get(f"/exercises/{exercise_id(database, course)}/starter.py")
+    assert response.status_code == 200
+    assert response.mimetype == "text/x-python"
+    assert "attachment" in response.headers["Content-Disposition"]
+    text = response.get_data(as_text=True)
+    compile(text, "starter.py", "exec")
+    assert "def max_value(game, state, alpha, beta):" in text
+
+
+def test_exercises_of_other_courses_and_unknown_ones_are_not_found(
+    client: FlaskClient, database: Database, course: Course, make_user: UserFactory
+) -> None:
+    login(client, make_user())  # in no course
+    assert client.get(f"/exercises/{exercise_id(database, course)}").status_code == 404
+    assert client.get(f"/exercises/{exercise_id(database, course)}/starter.py").status_code == 404
+    assert client.get("/exercises/999999").status_code == 404
+
+
+def test_a_correct_upload_is_graded_with_pruned_nodes_drawn_cut(
+    client: FlaskClient, database: Database, course: Course, student: object
+) -> None:
+    exercise = exercise_id(database, course)
+    response = upload(client, exercise, CORRECT.read_bytes(), "correct_fail_hard.py")
+    assert response.status_code == 302
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "Graded" in page and "100 / 100" in page
+    for name in ("C2", "C3"):
+        assert all("verdict-pruned" in classes for classes in classes_of(page, name)[:1])
+    assert page.count('class="edge cut"') >= 2
+    assert "Your search went exactly as the reference search." in page
+    assert 'class="replay-data"' in page
+    assert "Hidden trees" in page and "hidden-1" in page
+
+
+def test_a_pasted_search_without_pruning_is_told_where_it_went_wrong(
+    client: FlaskClient, database: Database, course: Course, student: object
+) -> None:
+    exercise = exercise_id(database, course)
+    response = paste(client, exercise, NO_PRUNING.read_text(encoding="utf-8"))
+    assert response.status_code == 302
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "verdict-extra" in classes_of(page, "C2")[0]
+    assert "verdict-extra" in classes_of(page, "C3")[0]
+    assert "Where your search first differs, at C" in page
+    assert "so C could return at once; your search went on to C2." in page
+    data = re.search(r'<script type="application/json" class="replay-data">(.*?)</script>', page)
+    assert data is not None
+    replay = json.loads(data.group(1))
+    assert replay["student"][replay["differs"]]["text"] == "enter C2 (alpha = 3, beta = 2)"
+    assert replay["reference"][replay["differs"]]["text"].startswith("C returns 2 at once")
+
+
+def test_hidden_trees_show_only_their_verdict_and_reason(
+    client: FlaskClient, database: Database, course: Course, student: object
+) -> None:
+    response = paste(client, exercise_id(database, course), NO_PRUNING.read_text(encoding="utf-8"))
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    with database.session() as session:
+        run = session.scalars(select(Submission)).one().latest_run
+        assert run is not None and run.report is not None
+        hidden = [case for case in run.report["cases"] if case["hidden"]]
+    assert hidden and all("nodes" not in case and "replay" not in case for case in hidden)
+    assert page.count('data-case="') == 1  # only the public tree is drawn
+    drawn = set(re.findall(r'data-node="([^"]+)"', page))
+    assert drawn == {"A", "B", "B1", "B2", "B3", "C", "C1", "C2", "C3", "D", "D1", "D2", "D3"}
+    for case in hidden:
+        assert case.get("message", "") in page
+
+
+def test_the_status_answers_in_json(
+    client: FlaskClient, database: Database, course: Course, student: object
+) -> None:
+    response = upload(client, exercise_id(database, course), CORRECT.read_bytes())
+    status = client.get(response.headers["Location"] + "/status").get_json()
+    assert status["state"] == "graded"
+    assert (status["verdict"], status["score"], status["max_score"]) == ("passed", 100.0, 100.0)
+    assert status["position"] is None
+    assert status["feedback_url"].endswith("#feedback")
+
+
+def test_a_compile_error_names_the_line(
+    client: FlaskClient, database: Database, course: Course, student: object
+) -> None:
+    response = paste(client, exercise_id(database, course), "def max_value(game, state):\n  (\n")
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "compile error" in page and "line 2" in page
+
+
+def test_another_students_submission_is_not_found(
+    app: Flask, database: Database, course: Course, make_user: UserFactory
+) -> None:
+    first, second = app.test_client(), app.test_client()
+    login(first, make_user(course=course))
+    login(second, make_user(course=course))
+    response = upload(first, exercise_id(database, course), CORRECT.read_bytes())
+    location = response.headers["Location"]
+    assert second.get(location).status_code == 404
+    assert second.get(location + "/status").status_code == 404
+    assert second.get("/submissions/999999").status_code == 404
+    teacher = app.test_client()
+    login(teacher, make_user(role=Role.INSTRUCTOR, course=course))
+    assert teacher.get(location).status_code == 200
+
+
+def test_the_rate_limit_says_when_to_submit_again(
+    app: Flask, client: FlaskClient, database: Database, course: Course, student: object
+) -> None:
+    configured(app, submission_min_gap_seconds=60)
+    exercise = exercise_id(database, course)
+    assert upload(client, exercise, CORRECT.read_bytes()).status_code == 302
+    response = upload(client, exercise, CORRECT.read_bytes())
+    assert response.status_code == 429
+    page = response.get_data(as_text=True)
+    assert re.search(r"you can submit again at \d\d:\d\d:\d\d UTC", page)
+    assert int(response.headers["Retry-After"]) > 0
+    assert "You can submit again at" in client.get(f"/exercises/{exercise}").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"   \n", "the file is empty"),
+        (b"def max_value():\x00\n", "the file is binary"),
+        (b"# caf\xe9\n", "the file is not UTF-8 text: line 1 holds the byte 0xe9"),
+    ],
+)
+def test_unusable_files_are_refused_with_the_reason(
+    client: FlaskClient,
+    database: Database,
+    course: Course,
+    student: object,
+    data: bytes,
+    message: str,
+) -> None:
+    response = upload(client, exercise_id(database, course), data)
+    assert response.status_code == 400
+    assert message in response.get_data(as_text=True)
+    with database.session() as session:
+        assert session.scalars(select(Submission)).all() == []
+
+
+def test_an_empty_paste_is_refused(
+    client: FlaskClient, database: Database, course: Course, student: object
+) -> None:
+    response = paste(client, exercise_id(database, course), "")
+    assert response.status_code == 400
+    assert "the file is empty" in response.get_data(as_text=True)
+
+
+def test_a_file_over_the_limit_gets_a_readable_413(
+    app: Flask, client: FlaskClient, database: Database, course: Course, student: object
+) -> None:
+    configured(app, upload_limit_bytes=100)
+    response = upload(client, exercise_id(database, course), CORRECT.read_bytes())
+    assert response.status_code == 413
+    page = response.get_data(as_text=True)
+    assert "the limit is 100 bytes" in page and "Traceback" not in page
+
+
+def test_a_request_over_flasks_limit_gets_a_readable_413(
+    app: Flask, client: FlaskClient, database: Database, course: Course, student: object
+) -> None:
+    too_big = b"#" * (app.config["MAX_CONTENT_LENGTH"] + 1)
+    response = upload(client, exercise_id(database, course), too_big)
+    assert response.status_code == 413
+    page = response.get_data(as_text=True)
+    assert "The upload is too large: the limit is 256 KiB." in page
+    assert "Traceback" not in page
+
+
+@pytest.mark.parametrize("token", [None, "tampered"])
+def test_submitting_without_a_valid_csrf_token_is_refused(
+    client: FlaskClient, database: Database, course: Course, student: object, token: str | None
+) -> None:
+    data: dict[str, object] = {"pasted": CORRECT.read_text(encoding="utf-8")}
+    if token is not None:
+        data["csrf_token"] = token
+    response = client.post(f"/exercises/{exercise_id(database, course)}/submissions", data=data)
+    assert response.status_code == 400
+    assert "CSRF" in response.get_data(as_text=True)
+    with database.session() as session:
+        assert session.scalars(select(Submission)).all() == []
+
+
+def test_earlier_attempts_are_listed(
+    client: FlaskClient, database: Database, course: Course, student: object
+) -> None:
+    exercise = exercise_id(database, course)
+    paste(client, exercise, NO_PRUNING.read_text(encoding="utf-8"))
+    second = upload(client, exercise, CORRECT.read_bytes())
+    page = client.get(second.headers["Location"]).get_data(as_text=True)
+    assert re.search(r"<td>1</td>.*?failed", page, re.S)
+    assert re.search(r"<td>2</td>.*?passed", page, re.S)
+    listing = client.get("/").get_data(as_text=True)
+    assert "100 / 100" in listing
