@@ -50,6 +50,8 @@ class Settings:
     """Deliveries of a run's task before it ends as internal_error."""
     node_rows_limit: int = 2000
     """Trees with more nodes store only the nodes that are not ok or pruned, up to this many."""
+    callbacks_allow_private: bool = False
+    """Let result callbacks reach loopback and private addresses (tests only)."""
     eager_tasks: bool = False
     """Run Celery tasks in process (unit tests only)."""
     extra: dict[str, str] = field(default_factory=dict)
@@ -114,4 +116,5 @@ class Settings:
             reaper_interval_seconds=int(get("REAPER_INTERVAL_SECONDS", d.reaper_interval_seconds)),
             max_run_attempts=int(get("MAX_RUN_ATTEMPTS", d.max_run_attempts)),
             node_rows_limit=int(get("NODE_ROWS_LIMIT", d.node_rows_limit)),
+            callbacks_allow_private=get("CALLBACKS_ALLOW_PRIVATE", "").lower() in _TRUE,
         )

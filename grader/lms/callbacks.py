@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import secrets
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -22,6 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 from standardwebhooks.webhooks import Webhook
 
+from grader.config import Settings
 from grader.lms.urls import Refusal, Target, inspect_callback_url
 from grader.models import (
     CallbackEndpoint,
@@ -45,12 +45,7 @@ BULKY = ("nodes", "replay")
 """The parts of a tree's report that grow with the tree (left out of a large report)."""
 TIMEOUT_SECONDS = 10.0
 USER_AGENT = "gametree-grader-callbacks/1"
-ALLOW_PRIVATE = os.environ.get("GRADER_CALLBACKS_ALLOW_PRIVATE", "").lower() in (
-    "1",
-    "true",
-    "yes",
-    "on",
-)
+ALLOW_PRIVATE = Settings.from_env().callbacks_allow_private
 """Call loopback and private addresses too (tests and closed networks only). It belongs in
 :class:`grader.config.Settings`; the sender has no settings to read it from yet."""
 VERIFY_TLS: bool | str = True
