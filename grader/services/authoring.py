@@ -21,7 +21,7 @@ from reference.exercises.loader import SLUG_PATTERN, load_exercise
 from reference.exercises.model import Exercise as ExerciseModel
 from reference.hidden import LIBRARY_FOLDER, load_library, reference_judge, wrong_for
 from reference.hidden.selection import catch_table, select_hidden_trees
-from reference.problems import FileProblems, Problem
+from reference.problems import Problem
 from reference.search import SearchOptions
 from reference.search.trace import Backup, Cutoff, Enter, Evaluate, Return
 from reference.tree import Tree
@@ -343,7 +343,6 @@ def _hidden_check(folder: str, exercises_dir: str, key: bytes) -> HiddenCheck:
 __all__ = [
     "MAX_STEPS",
     "ExerciseRow",
-    "FileProblems",
     "HiddenCheck",
     "Step",
     "TreeTrace",
