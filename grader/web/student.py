@@ -359,9 +359,7 @@ def submit_source(exercise_id: int) -> BaseResponse | tuple[str, int]:
         submission = submit(session, settings(), user, found, filename, source)
     except SubmissionRefused as refused:
         session.rollback()
-        page, status = _exercise_page(
-            found, SubmitForm(formdata=None), refusal=refused.message, status=refused.status
-        )
+        page, status = _exercise_page(found, form, refusal=refused.message, status=refused.status)
         response = Response(page, status=status)
         if refused.retry_at is not None:
             wait = (aware(refused.retry_at) - utcnow()).total_seconds()

@@ -12,9 +12,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
+from werkzeug.test import TestResponse
 
+from grader.config import Settings
 from grader.db import Database
-from grader.models import Course, Exercise, Role, Submission
+from grader.models import Course, Exercise, Role, Submission, User
+from grader.services.submissions import submit
 from tests.grader.conftest import UserFactory, configured, csrf_token, login
 
 LIBRARY = Path(__file__).resolve().parents[3] / "exercises" / "implementations"
@@ -39,7 +42,9 @@ def classes_of(page: str, name: str) -> list[set[str]]:
     return [set(classes.split()) for classes in found]
 
 
-def upload(client: FlaskClient, exercise: int, data: bytes, filename: str = "search.py"):  # type: ignore[no-untyped-def]
+def upload(
+    client: FlaskClient, exercise: int, data: bytes, filename: str = "search.py"
+) -> TestResponse:
     return client.post(
         f"/exercises/{exercise}/submissions",
         data={"csrf_token": csrf_token(client), "upload": (io.BytesIO(data), filename)},
@@ -47,7 +52,7 @@ def upload(client: FlaskClient, exercise: int, data: bytes, filename: str = "sea
     )
 
 
-def paste(client: FlaskClient, exercise: int, text: str):  # type: ignore[no-untyped-def]
+def paste(client: FlaskClient, exercise: int, text: str) -> TestResponse:
     return client.post(
         f"/exercises/{exercise}/submissions",
         data={"csrf_token": csrf_token(client), "pasted": text},
@@ -55,7 +60,7 @@ def paste(client: FlaskClient, exercise: int, text: str):  # type: ignore[no-unt
 
 
 @pytest.fixture
-def student(client: FlaskClient, course: Course, make_user: UserFactory):  # type: ignore[no-untyped-def]
+def student(client: FlaskClient, course: Course, make_user: UserFactory) -> User:
     user = make_user(course=course)
     login(client, user)
     return user
@@ -292,3 +297,35 @@ def test_earlier_attempts_are_listed(
     assert re.search(r"<td>2</td>.*?passed", page, re.S)
     listing = client.get("/").get_data(as_text=True)
     assert "100 / 100" in listing
+
+
+def test_a_queued_submission_shows_its_place_and_polls(
+    client: FlaskClient, database: Database, settings: Settings, course: Course, student: User
+) -> None:
+    with database.session() as session:
+        user = session.get(User, student.id)
+        exercise = session.get(Exercise, exercise_id(database, course))
+        assert user is not None and exercise is not None
+        queued = submit(session, settings, user, exercise, "search.py", "x = 1\n").id
+    status = client.get(f"/submissions/{queued}/status").get_json()
+    assert (status["state"], status["position"], status["feedback_url"]) == ("queued", 1, None)
+    page = client.get(f"/submissions/{queued}").get_data(as_text=True)
+    assert "number 1 in the queue" in page
+    assert f'data-status-url="/submissions/{queued}/status"' in page
+    assert "data-finished" not in page and "student.js" in page
+
+
+def test_an_unpublished_exercise_is_hidden_from_students_only(
+    app: Flask, client: FlaskClient, database: Database, course: Course, make_user: UserFactory
+) -> None:
+    exercise = exercise_id(database, course)
+    with database.session() as session:
+        found = session.get(Exercise, exercise)
+        assert found is not None
+        found.published = False
+    login(client, make_user(course=course))
+    assert client.get(f"/exercises/{exercise}").status_code == 404
+    assert f'href="/exercises/{exercise}"' not in client.get("/").get_data(as_text=True)
+    teacher = app.test_client()
+    login(teacher, make_user(role=Role.INSTRUCTOR, course=course))
+    assert teacher.get(f"/exercises/{exercise}").status_code == 200
