@@ -217,8 +217,12 @@ def accept(
     session: Session, settings: Settings, platform: LtiPlatform, claims: Mapping[str, Any]
 ) -> Accepted:
     """Everything a validated resource-link launch makes (flushed, not committed)."""
-    if not _text(claims.get("sub"), 300):
-        raise LaunchRefused("The platform launched without saying who you are (no sub claim).")
+    subject = claims.get("sub")
+    if not isinstance(subject, str) or not subject.strip() or len(subject) > 300:
+        raise LaunchRefused(
+            "The platform did not say who you are in a way the grader can keep "
+            "(the sub claim is missing or longer than 300 characters)."
+        )
     user = find_user(session, platform, claims)
     course = find_course(session, platform, claims)
     enrol(session, user, course, teaches(claims))

@@ -51,7 +51,8 @@ def _secure_url(_form: FlaskForm, field: Any) -> None:
 
 class PlatformForm(FlaskForm):
     name = StringField("Name", validators=[DataRequired(), Length(max=200)])
-    issuer = StringField("Issuer (iss)", validators=[DataRequired(), Length(max=500)])
+    # 300, not the column's 500: the issuer also names the users' external identities.
+    issuer = StringField("Issuer (iss)", validators=[DataRequired(), Length(max=300)])
     client_id = StringField("Client id", validators=[DataRequired(), Length(max=300)])
     deployment_ids = TextAreaField(
         "Deployment ids (one per line or separated by commas)",
@@ -180,7 +181,8 @@ def login() -> Any:
         return oidc.redirect(url_for("lti.launch", _external=True))
     except (OIDCException, LtiException) as error:
         log.info("LTI login refused: %s", error)
-        return _refused(f"The login from the platform was refused: {error}.")
+        reason = str(error).rstrip(". ") or "it is incomplete"
+        return _refused(f"The login from the platform was refused: {reason}.")
 
 
 class _TimedSession(requests.Session):
@@ -232,7 +234,8 @@ def launch() -> Any:
             return _refused("Only resource link launches are supported: open an exercise link.")
     except LtiException as error:
         log.info("LTI launch refused: %s", error)
-        return _refused(f"The launch could not be verified: {error}.", 403)
+        reason = str(error).rstrip(". ") or "its id_token is not valid"
+        return _refused(f"The launch could not be verified: {reason}.", 403)
     except Exception:
         log.exception("LTI launch could not be validated")
         return _refused("The launch could not be verified: its id_token is not valid.", 403)

@@ -272,3 +272,22 @@ def test_a_launch_without_the_login_s_state_cookie_is_refused(
     response = client.post("/lti/launch", data=form)
     assert response.status_code == 403
     refused(response.get_data(as_text=True), client, database)
+
+
+def test_an_id_token_without_an_expiry_is_refused(
+    client: FlaskClient, database: Database, platform: Platform, registered: int
+) -> None:
+    response = launch(client, platform, exp=DROP)
+
+    assert response.status_code == 403
+    refused(response.get_data(as_text=True), client, database)
+    assert "Token is missing the &#34;exp&#34; claim." in response.get_data(as_text=True)
+
+
+def test_a_subject_too_long_to_keep_is_refused(
+    client: FlaskClient, database: Database, platform: Platform, registered: int
+) -> None:
+    response = launch(client, platform, sub="x" * 301)
+
+    assert response.status_code == 400
+    refused(response.get_data(as_text=True), client, database)
