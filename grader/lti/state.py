@@ -71,13 +71,17 @@ def used(nonce: str) -> bool:
         return nonce in _used
 
 
-def spend(nonce: str) -> None:
-    """Remember that a launch used ``nonce`` (until it would have expired anyway)."""
+def spend(nonce: str) -> bool:
+    """Mark ``nonce`` used by a launch (until it would have expired anyway); False when a
+    launch used it already, here or in a request running at the same time."""
     now = time.monotonic()
     with _used_lock:
         for old in [key for key, until in _used.items() if until < now]:
             del _used[old]
+        if nonce in _used:
+            return False
         _used[nonce] = now + NONCE_SECONDS
+        return True
 
 
 def forget_cookies(response: Response, nonce: str, state: str | None) -> None:

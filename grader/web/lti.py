@@ -232,6 +232,9 @@ def launch() -> Any:
             raise LtiException(problem)
         if not message.is_resource_launch():
             return _refused("Only resource link launches are supported: open an exercise link.")
+        nonce = str(claims["nonce"])
+        if not launch_state.spend(nonce):
+            raise LtiException("Invalid Nonce")
     except LtiException as error:
         log.info("LTI launch refused: %s", error)
         reason = str(error).rstrip(". ") or "its id_token is not valid"
@@ -242,8 +245,6 @@ def launch() -> Any:
     accepted = _accept(platform, claims)
     if isinstance(accepted, str):
         return _refused(accepted)
-    nonce = str(claims["nonce"])
-    launch_state.spend(nonce)
     login_user(accepted.user)
     response = redirect(f"/exercises/{accepted.exercise.id}")
     launch_state.forget_cookies(response, nonce, request.form.get("state"))
