@@ -75,10 +75,13 @@ def _student_steps(tree: Tree, observed: Observed) -> list[dict[str, Any]]:
     """The student's search as the replay shows it: entries, evaluations and returns.
 
     Questions that only find the way (terminal_test, actions, ...) are left out, so that a
-    correct search has exactly the reference's steps."""
+    correct search has the reference's steps. A node scored without a call of an entry
+    function (a leaf's utility asked in its parent's loop) is entered and left around it."""
     steps: list[dict[str, Any]] = []
+    called: set[str] = set()
     for event in observed.events:
         if isinstance(event, Call):
+            called.add(event.node)
             window = _window(event.alpha, event.beta, event.depth)
             steps.append({"node": event.node, "event": "enter", **window})
         elif isinstance(event, ObservedReturn):
@@ -87,7 +90,12 @@ def _student_steps(tree: Tree, observed: Observed) -> list[dict[str, Any]]:
         elif isinstance(event, Visit) and event.method in ("utility", "eval"):
             node = tree.nodes.get(event.node)
             known = None if node is None else node.utility if node.is_leaf else node.heuristic
-            steps.append({"node": event.node, "event": "evaluate", "value": _shown(known)})
+            evaluate = {"node": event.node, "event": "evaluate", "value": _shown(known)}
+            if event.node in called:
+                steps.append(evaluate)
+            else:
+                exit_ = {"node": event.node, "event": "exit", "value": _shown(known)}
+                steps += [{"node": event.node, "event": "enter"}, evaluate, exit_]
         if len(steps) > REPLAY_LIMIT:
             break
     return steps
@@ -133,6 +141,7 @@ def _replay(tree: Tree, observed: Observed, reference: SearchResult) -> dict[str
         "student": student[:REPLAY_LIMIT],
         "reference": expected[:REPLAY_LIMIT],
         "truncated": len(student) > REPLAY_LIMIT or len(expected) > REPLAY_LIMIT,
+        "decision_style": observed.decision_style,
     }
 
 

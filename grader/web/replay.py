@@ -57,6 +57,10 @@ def _steps(raw: object) -> list[dict[str, Any]]:
     return steps
 
 
+def _place(step: Mapping[str, Any]) -> tuple[object, object]:
+    return step["node"], step["event"]
+
+
 def replay_data(case: Mapping[str, Any]) -> dict[str, Any] | None:
     """What the page's script needs to step through a case's replay (None: no replay)."""
     raw = case.get("replay")
@@ -64,10 +68,14 @@ def replay_data(case: Mapping[str, Any]) -> dict[str, Any] | None:
         return None
     student, reference = _steps(raw.get("student")), _steps(raw.get("reference"))
     differs = None
-    for index in range(max(len(student), len(reference))):
+    # A decision function's nested helpers are not observed: only the nodes it scores are,
+    # so its steps cannot be lined up with the reference's.
+    decision_style = bool(raw.get("decision_style"))
+    for index in range(0 if decision_style else max(len(student), len(reference))):
         mine = student[index] if index < len(student) else None
         theirs = reference[index] if index < len(reference) else None
-        if mine is None or theirs is None or mine["text"] != theirs["text"]:
+        # Values are compared by the feedback; here, where the two searches part.
+        if mine is None or theirs is None or _place(mine) != _place(theirs):
             differs = index
             break
     return {
@@ -75,6 +83,7 @@ def replay_data(case: Mapping[str, Any]) -> dict[str, Any] | None:
         "reference": reference,
         "truncated": bool(raw.get("truncated")),
         "differs": differs,
+        "decision_style": decision_style,
     }
 
 

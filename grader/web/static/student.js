@@ -109,7 +109,7 @@
       var b = paint(reference, data.reference);
       mine.textContent = a ? a.text : (index < 0 ? "\u2013" : "(your search has ended)");
       theirs.textContent = b ? b.text : (index < 0 ? "\u2013" : "(the reference search has ended)");
-      var differs = index >= 0 && (!a || !b || a.text !== b.text);
+      var differs = index >= 0 && (!a || !b || a.node !== b.node || a.event !== b.event);
       mine.classList.toggle("differs", differs);
       counter.textContent = index < 0 ? total + " steps" : "step " + (index + 1) + " of " + total;
       previous.disabled = index < 0;
