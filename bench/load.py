@@ -331,6 +331,8 @@ def main() -> None:
             latencies = steady(students, exercise_id, args.rate, args.seconds, database)
             with database.session() as session:
                 graded = session.scalar(select(func.count()).select_from(Submission))
+                spans = session.execute(select(GradingRun.started_at, GradingRun.finished_at)).all()
+            grading = sorted(_stamp(end) - _stamp(start) for start, end in spans)
         finally:
             service.stop()
             database.engine.dispose()
@@ -342,6 +344,10 @@ def main() -> None:
         f"steady {args.rate:g}/s for {args.seconds:g} s: latency p50 "
         f"{statistics.median(latencies) * 1000:.0f} ms, p95 "
         f"{_percentile(latencies, 0.95) * 1000:.0f} ms (target p95 < 1000 ms)"
+    )
+    print(
+        f"grading time per run inside the worker: median {statistics.median(grading) * 1000:.0f}"
+        f" ms, p95 {_percentile(grading, 0.95) * 1000:.0f} ms"
     )
     print(
         f"baseline, the same gradings in one process: {direct:.1f} gradings/s; "
