@@ -6,6 +6,8 @@ The report is the JSON document the service stores and sends to an LMS.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,22 +33,59 @@ REPLAY_LIMIT = 2000
 
 @dataclass(frozen=True, slots=True)
 class Case:
-    """One tree to grade: its name, whether it is hidden, the tree."""
+    """One tree to grade: its name, whether it is hidden, the tree, its reference search."""
 
     name: str
     hidden: bool
     tree: Tree
+    reference: SearchResult | None
+    """The reference search of ``tree`` (kept only for trees of up to
+    ``REFERENCE_KEPT_NODES`` nodes; larger ones are searched when graded)."""
+
+    def reference_of(self, exercise: Exercise) -> SearchResult:
+        return self.reference or exercise.reference(self.tree)
+
+
+CASES_CACHE_SIZE = 64
+REFERENCE_KEPT_NODES = 10_000
+_cases: OrderedDict[tuple[int, bytes, str], tuple[Exercise, list[Case]]] = OrderedDict()
+_cases_lock = threading.Lock()
 
 
 def cases(exercise: Exercise, key: bytes, exercises_dir: Path) -> list[Case]:
-    """The exercise's public trees, then its hidden trees chosen under ``key``."""
-    found = [Case(entry.name, False, entry.tree) for entry in exercise.trees]
+    """The exercise's public trees, then its hidden trees chosen under ``key``, each with its
+    reference search.
+
+    Choosing hidden trees runs the library's wrong implementations on candidates: it costs
+    more than grading, and its result depends only on the arguments, so it is kept for the
+    most recently used exercises (an exercise object is never changed once loaded)."""
+    slot = (id(exercise), key, str(exercises_dir))
+    with _cases_lock:
+        hit = _cases.get(slot)
+        if hit is not None and hit[0] is exercise:
+            _cases.move_to_end(slot)
+            return hit[1]
+    found = [
+        Case(entry.name, False, entry.tree, _kept_reference(exercise, entry.tree))
+        for entry in exercise.trees
+    ]
     library = load_library(exercises_dir / LIBRARY_FOLDER)
     selection = select_hidden_trees(
         exercise, key, wrong_for(exercise, library), reference_judge(exercise)
     )
-    found += [Case(f"hidden-{i + 1}", True, item.tree) for i, item in enumerate(selection.trees)]
+    found += [
+        Case(f"hidden-{i + 1}", True, item.tree, _kept_reference(exercise, item.tree))
+        for i, item in enumerate(selection.trees)
+    ]
+    with _cases_lock:
+        _cases[slot] = (exercise, found)
+        while len(_cases) > CASES_CACHE_SIZE:
+            _cases.popitem(last=False)
     return found
+
+
+def _kept_reference(exercise: Exercise, tree: Tree) -> SearchResult | None:
+    return exercise.reference(tree) if len(tree) <= REFERENCE_KEPT_NODES else None
 
 
 def _run_verdict(record: RunRecord, feedback: TreeFeedback | None) -> str:
@@ -234,7 +273,7 @@ def grade(
                 case.tree, source, filename, spec, exercise.limits, options=options
             )
             completed = record.outcome.verdict is Verdict.COMPLETED
-            reference = exercise.reference(case.tree) if completed or not case.hidden else None
+            reference = case.reference_of(exercise) if completed or not case.hidden else None
             feedback = None
             if completed and reference is not None:
                 feedback = judge(case.tree, reference, record.observed, exercise.scoring)
