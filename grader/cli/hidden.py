@@ -8,7 +8,7 @@ from grader.cli.exercises import _exercise, exercises
 from grader.config import Settings
 from reference.hidden import LIBRARY_FOLDER, load_library, reference_judge, wrong_for
 from reference.hidden.selection import catch_table, select_hidden_trees
-from worker.harness.student import WINDOWED
+from worker.harness.starter import starter_source
 
 
 @exercises.command("check-hidden")
@@ -34,24 +34,4 @@ def check_hidden(slug: str) -> None:
 @click.argument("slug")
 def starter(slug: str) -> None:
     """Print a starter file for SLUG: the entry points to fill in, with the game interface."""
-    exercise = _exercise(slug)
-    parameters = "game, state"
-    if exercise.algorithm in WINDOWED:
-        parameters += ", alpha, beta"
-    if exercise.options.depth_limit is not None:
-        parameters += ", depth"
-    lines = [
-        f'"""{exercise.title}',
-        "",
-        *exercise.statement.strip().splitlines(),
-        "",
-        "The game: game.actions(state), game.result(state, action), game.terminal_test(state),",
-        'game.utility(state, player) with player "MAX" or "MIN", game.to_move(state),',
-        "game.successors(state), game.eval(state), game.chance_outcomes(state).",
-        '"""',
-        "",
-        "import math",
-    ]
-    for name in exercise.entry_points:
-        lines += ["", "", f"def {name}({parameters}):", "    raise NotImplementedError"]
-    click.echo("\n".join(lines))
+    click.echo(starter_source(_exercise(slug)), nl=False)

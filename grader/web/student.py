@@ -47,6 +47,7 @@ from grader.web.treesvg import NodeMark, tree_svg
 from reference.exercises.model import Exercise as ExerciseModel
 from reference.tree import Tree
 from reference.values import format_value
+from worker.harness.starter import entry_parameters, starter_source
 from worker.harness.student import WINDOWED
 
 blueprint = Blueprint("student", __name__)
@@ -204,19 +205,10 @@ def statement_html(text: str) -> Markup:
     return Markup("\n".join(parts))
 
 
-def _parameters(model: ExerciseModel) -> str:
-    parameters = "game, state"
-    if model.algorithm in WINDOWED:
-        parameters += ", alpha, beta"
-    if model.options.depth_limit is not None:
-        parameters += ", depth"
-    return parameters
-
-
 def conventions(model: ExerciseModel) -> list[tuple[str, str]]:
     """The rules a submission is graded by, as (name, explanation) rows."""
     rows = [("Algorithm", model.algorithm)]
-    parameters = _parameters(model)
+    parameters = entry_parameters(model)
     rows.append(("Entry points", ", ".join(f"{name}({parameters})" for name in model.entry_points)))
     if model.algorithm in WINDOWED:
         if model.options.prune_on_equality:
@@ -251,27 +243,6 @@ def conventions(model: ExerciseModel) -> list[tuple[str, str]]:
         )
     )
     return rows
-
-
-def starter_source(model: ExerciseModel) -> str:
-    """The starter file: the statement, the game interface and the entry points to write
-    (the same file as ``grader exercises starter SLUG`` prints, from the stored version)."""
-    parameters = _parameters(model)
-    lines = [
-        f'"""{model.title}',
-        "",
-        *model.statement.strip().replace('"""', "'''").splitlines(),
-        "",
-        "The game: game.actions(state), game.result(state, action), game.terminal_test(state),",
-        'game.utility(state, player) with player "MAX" or "MIN", game.to_move(state),',
-        "game.successors(state), game.eval(state), game.chance_outcomes(state).",
-        '"""',
-        "",
-        "import math",
-    ]
-    for name in model.entry_points:
-        lines += ["", "", f"def {name}({parameters}):", "    raise NotImplementedError"]
-    return "\n".join(lines) + "\n"
 
 
 def _model(exercise: Exercise, version: ExerciseVersion | None = None) -> ExerciseModel:
