@@ -18,7 +18,7 @@ from worker.sandbox.protocol import (
     encode_told,
     parse_request,
 )
-from worker.sandbox.reports import encode_call, encode_return, read_note
+from worker.sandbox.reports import NoteReader, encode_call, encode_return, read_note
 
 numbers = st.one_of(
     st.integers(),
@@ -71,6 +71,23 @@ def test_notes_read_back_as_described(alpha: object, beta: object, value: object
 def test_a_malformed_note_is_a_violation(line: bytes) -> None:
     with pytest.raises(ProtocolViolation):
         read_note(line, 3)
+    with pytest.raises(ProtocolViolation):
+        NoteReader(("max_value", "min_value")).read(line, 3)
+
+
+@given(numbers, numbers)
+def test_a_note_reader_reads_as_read_note_again_and_again(alpha: object, beta: object) -> None:
+    line = encode_call("max_value", "ab", describe_value(alpha), describe_value(beta), None)
+    reader = NoteReader(("max_value", "min_value"))
+    for _ in range(2):
+        assert reader.read(line[1:-1], 3) == read_note(line[1:-1], 3)
+
+
+def test_a_note_of_a_function_that_is_not_an_entry_point_is_a_violation() -> None:
+    line = encode_call("helper", "ab", None, None, None)
+    read_note(line[1:-1], 3)
+    with pytest.raises(ProtocolViolation, match="malformed call report"):
+        NoteReader(("max_value", "min_value")).read(line[1:-1], 3)
 
 
 def test_a_nan_float_note_is_read_as_not_finite() -> None:

@@ -47,6 +47,7 @@ class TreeHost:
         self._names: dict[str, str] = {}
         self._tokens: dict[str, str] = {}
         self.root_token = self.token(tree.root.name)
+        self._handlers = {method: getattr(self, f"_{method}") for method in sorted(REQUEST_METHODS)}
 
     def token(self, name: str) -> str:
         """The handle of node ``name``, minted on first use."""
@@ -101,11 +102,19 @@ class TreeHost:
         student's side may use to answer ``result``, ``terminal_test`` and ``to_move``
         without a round trip; none of them is a value."""
         node = self.tree[self._names[token]]
-        tree, mint = self.tree, self.token
+        tree, tokens = self.tree, self._tokens
+        fresh = [edge.child for edge in node.edges if edge.child not in tokens]
+        if fresh:
+            # One draw of random bytes for all the new handles.
+            drawn = secrets.token_hex(8 * len(fresh))
+            for i, name in enumerate(fresh):
+                token = drawn[16 * i : 16 * i + 16]
+                tokens[name] = token
+                self._names[token] = name
         facts = []
         for edge in node.edges:
             child = tree[edge.child]
-            facts.append((mint(child.name), child.is_leaf, str(mover(child, node))))
+            facts.append((tokens[child.name], child.is_leaf, str(mover(child, node))))
         return facts
 
     def _answer(self, method: object, token: object, argument: object) -> object:
@@ -120,7 +129,7 @@ class TreeHost:
         assert isinstance(method, str)
         if method in VISIT_METHODS:
             self.observed.events.append(Visit(node.name, method))
-        return getattr(self, f"_{method}")(node, argument)
+        return self._handlers[method](node, argument)
 
     def _terminal_test(self, node: Node, argument: object) -> object:
         return node.is_leaf
@@ -172,7 +181,7 @@ class TreeHost:
     ) -> None:
         """Record an entry-function call on a state of ours (calls on anything else are
         the student's own business and are not recorded)."""
-        name = self.name(token)
+        name = None if token is None else self._names.get(token)
         if name is None:
             return
         self.observed.events.append(
@@ -181,7 +190,7 @@ class TreeHost:
 
     def note_return(self, function: str, token: str | None, value: Described) -> None:
         """Record what an entry function returned for a state of ours."""
-        name = self.name(token)
+        name = None if token is None else self._names.get(token)
         if name is None:
             return
         number, problem, shown = value

@@ -161,6 +161,49 @@ def read_note(text: bytes, values: int) -> tuple[str, str, list[Described | None
     return function, token, [_read_field(field) for field in fields[2:]]
 
 
+_VALUES_KEPT = 4096
+"""Distinct plain values a :class:`NoteReader` remembers (a search reports few)."""
+
+
+class NoteReader:
+    """Reads the note lines of one run, as :func:`read_note` does, for the run's entry
+    functions only. The plain values it has read are remembered: a search reports the
+    same few bounds and values over and over."""
+
+    __slots__ = ("_functions", "_values")
+
+    def __init__(self, functions: tuple[str, ...]) -> None:
+        self._functions = {name.encode(): name for name in functions}
+        self._values: dict[bytes, Described | None] = {b"": None}
+
+    def read(self, text: bytes, values: int) -> tuple[str, str, list[Described | None]]:
+        """(function, handle, values) of a note line (without its tag); anything malformed,
+        or a function that is not an entry point, is a violation."""
+        fields = text.split(b"\t")
+        function = self._functions.get(fields[0])
+        if function is None or len(fields) != values + 2:
+            # The slow path names the problem.
+            read_note(text, values)
+            raise ProtocolViolation("a malformed call report")
+        try:
+            token = fields[1].decode("ascii")
+        except UnicodeDecodeError:
+            raise ProtocolViolation("a malformed call report") from None
+        known = self._values
+        read = []
+        for field in fields[2:]:
+            value = known.get(field, _UNKNOWN)
+            if value is _UNKNOWN:
+                value = _read_field(field)
+                if field[:1] != b"j" and len(known) < _VALUES_KEPT:
+                    known[field] = value
+            read.append(value)
+        return function, token, read
+
+
+_UNKNOWN: Any = object()
+
+
 def _read_field(field: bytes) -> Described | None:
     if not field:
         return None

@@ -84,7 +84,6 @@ def _run(
     try:
         served = Served(Ending.FAILURE, message="the tree server did not run")
         try:
-            os.set_blocking(child.answers_fd, False)
             tree_server = TreeServer(
                 host,
                 child.requests_fd,

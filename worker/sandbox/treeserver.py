@@ -23,6 +23,7 @@ from worker.sandbox.protocol import (
     HEADER,
     LOOKAHEAD_METHODS,
     MAX_MESSAGE,
+    METHOD_CODES,
     OUTPUT,
     REPORT,
     REQUEST,
@@ -34,9 +35,10 @@ from worker.sandbox.protocol import (
     encode_answer,
     parse_request,
 )
-from worker.sandbox.reports import read_note, read_report
+from worker.sandbox.reports import NoteReader, read_report
 
 _READ_SIZE = HEADER + MAX_MESSAGE
+_TOLD_CODES = {METHOD_CODES[method][0]: method for method in TOLD_METHODS}
 
 
 class Ending(StrEnum):
@@ -70,7 +72,7 @@ class _Stop(Exception):
 
 class TreeServer:
     """Serves one run: ``host`` answers what arrives on ``requests_fd``; answers go out on
-    ``answers_fd`` (non-blocking)."""
+    ``answers_fd``. Both are made non-blocking."""
 
     def __init__(
         self,
@@ -86,7 +88,9 @@ class TreeServer:
         self.host = host
         self.requests_fd = requests_fd
         self.answers_fd = answers_fd
-        self.functions = frozenset(functions)
+        os.set_blocking(requests_fd, False)
+        os.set_blocking(answers_fd, False)
+        self.notes_read = NoteReader(functions)
         self.output_limit = output_limit
         self.output_flood = output_flood
         self.note_cap = note_cap
@@ -112,14 +116,21 @@ class TreeServer:
     def _loop(self) -> None:
         poller = select.poll()
         poller.register(self.requests_fd, select.POLLIN)
-        wait, read, fd = poller.poll, os.read, self.requests_fd
+        wait, read, fd, clock = poller.poll, os.read, self.requests_fd, time.monotonic
         frames = Unframer()
         deadline = self._deadline
         while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not wait(remaining * 1000 + 1):
+            remaining = deadline - clock()
+            if remaining <= 0:
                 raise _Stop(Ending.TIMEOUT)
-            data = read(fd, _READ_SIZE)
+            try:
+                # The child often has its next message written by the time its answer is
+                # sent (it runs on this CPU): then no poll is needed.
+                data = read(fd, _READ_SIZE)
+            except BlockingIOError:
+                if not wait(remaining * 1000 + 1):
+                    raise _Stop(Ending.TIMEOUT) from None
+                continue
             if not data:
                 raise _Stop(Ending.CLOSED)
             for body in frames.feed(data):
@@ -175,22 +186,26 @@ class TreeServer:
             raise ProtocolViolation("a malformed message from the student's process")
 
     def _told(self, line: bytes) -> None:
-        method, token, _ = parse_request(line, 0)
-        if method not in TOLD_METHODS:
+        method = _TOLD_CODES.get(line[1]) if len(line) > 1 else None
+        if method is None:
+            method, _, _ = parse_request(line, 0)  # raises for an unknown method
             raise ProtocolViolation("a call reported as answered that must be asked")
-        self.host.told(method, token)
+        token = line[2:].partition(b"\0")[0]
+        try:
+            text = token.decode("ascii")
+        except UnicodeDecodeError:
+            raise ProtocolViolation("a request named a state the game never handed out") from None
+        self.host.told(method, text)
 
     def _note(self, tag: int, text: bytes) -> None:
         self.notes += 1
         if self.notes > self.note_cap:
             raise ProtocolViolation(f"more than {self.note_cap:,} calls of the search functions")
-        function, token, values = read_note(text, 3 if tag == CALL else 1)
-        if function not in self.functions:
-            raise ProtocolViolation("a malformed call report")
         if tag == CALL:
-            self.host.note_call(function, token, *values)
+            function, token, (alpha, beta, depth) = self.notes_read.read(text, 3)
+            self.host.note_call(function, token, alpha, beta, depth)
             return
-        value = values[0]
+        function, token, (value,) = self.notes_read.read(text, 1)
         if value is None:
             raise ProtocolViolation("a malformed call report")
         self.host.note_return(function, token, value)
