@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import threading
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -17,7 +18,8 @@ from sqlalchemy import select
 from standardwebhooks.webhooks import Webhook
 
 from grader.db import Database
-from grader.lms import callbacks, integrations
+from grader.lms import callbacks, intake, integrations
+from grader.lms.problems import Problem
 from grader.models import (
     Course,
     ExternalIdentity,
@@ -35,6 +37,7 @@ from tests.grader.lms import (
     WRONG,
     Counts,
     Lms,
+    count,
     counter,
     make_lms,
     problem,
@@ -383,3 +386,80 @@ def test_a_disabled_integration_is_refused(lms: Lms, database: Database, counts:
     before = counts()
     problem(lms.post(), 403)
     assert counts() == before
+
+
+# The race on a key: the unique constraint decides when two requests pass the first look.
+
+
+@pytest.mark.parametrize(
+    ("first_done", "same_body", "expected"),
+    [(False, True, "key-in-flight"), (False, False, "key-reused"), (True, False, "key-reused")],
+)
+def test_the_loser_of_a_race_on_a_key_gets_a_problem(
+    lms: Lms, database: Database, first_done: bool, same_body: bool, expected: str
+) -> None:
+    submission_id = lms.post(message_id="msg_done").get_json()["submission_id"]
+    with database.session() as session:
+        session.add(
+            WebhookReceipt(
+                integration_id=lms.integration_id,
+                key="msg_race",
+                body_hash="a" * 64,
+                submission_id=submission_id if first_done else None,
+            )
+        )
+    with database.session() as session:
+        with pytest.raises(Problem) as raised:
+            intake._claim(
+                session, lms.integration_id, "msg_race", "a" * 64 if same_body else "b" * 64, None
+            )
+        assert raised.value.kind == expected
+
+
+def test_the_loser_of_a_race_on_a_finished_key_gets_its_submission(
+    lms: Lms, database: Database
+) -> None:
+    submission_id = lms.post(message_id="msg_done").get_json()["submission_id"]
+    with database.session() as session:
+        session.add(
+            WebhookReceipt(
+                integration_id=lms.integration_id,
+                key="msg_race",
+                body_hash="a" * 64,
+                submission_id=submission_id,
+            )
+        )
+    with database.session() as session:
+        found = intake._claim(session, lms.integration_id, "msg_race", "a" * 64, None)
+    assert found == intake.Accepted(submission_id, None)
+
+
+def test_an_overlong_idempotency_key_is_422(lms: Lms, counts: Counts) -> None:
+    before = counts()
+    problem(lms.post(headers={"Idempotency-Key": "k" * 201}), 422)
+    assert counts() == before
+
+
+def test_the_same_webhook_twice_at_once_makes_one_submission(
+    lms: Lms, app: Flask, database: Database
+) -> None:
+    body = json.dumps(submission()).encode()
+    barrier = threading.Barrier(4)
+    answers: list[tuple[int, Any]] = []
+
+    def send() -> None:
+        mine = Lms(app.test_client(), lms.integration_id, lms.secret, lms.token)
+        barrier.wait()
+        response = mine.post(body=body, message_id="msg_twice")
+        answers.append((response.status_code, response.get_json(force=True)))
+
+    threads = [threading.Thread(target=send) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    codes = sorted(code for code, _ in answers)
+    assert set(codes) <= {202, 409} and 202 in codes, answers
+    assert len({answer["submission_id"] for code, answer in answers if code == 202}) == 1
+    assert count(database, Submission) == 1
+    assert count(database, WebhookReceipt) == 1
