@@ -222,6 +222,7 @@ def test_an_allowed_callback_url_is_kept(
         ({"headers": {"webhook-id": ""}}, "missing id"),
         ({"headers": {"webhook-timestamp": ""}}, "missing timestamp"),
         ({"headers": {"webhook-timestamp": "1e9"}}, "odd timestamp"),
+        ({"headers": {"webhook-timestamp": "9" * 30}}, "huge timestamp"),
         ({"token": ""}, "missing token"),
         ({"token": "gtg_not-a-token"}, "wrong token"),
     ],
