@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import socket
 import subprocess
@@ -83,6 +84,10 @@ class ForkServer:
         self._process: subprocess.Popen[bytes] | None = None
         self._control: socket.socket | None = None
         self._lock = threading.Lock()
+        self._ready: dict[ChildPlan, Spawned] = {}
+        """Children sent ahead of their runs, one per plan, waiting for their jobs."""
+        self._coming: set[ChildPlan] = set()
+        """Plans whose next child is on its way."""
         self.owner = os.getpid()
 
     @property
@@ -145,12 +150,26 @@ class ForkServer:
             self._close()
 
     def spawn(self, plan: ChildPlan) -> Spawned:
-        """A confined child with ``plan``'s limits, waiting for its job on its pipes."""
-        reply, fds = self._ask({"op": "spawn", "plan": plan.to_wire()})
-        if len(fds) != 2:
-            for fd in fds:
-                os.close(fd)
-            raise RuntimeError("the fork-server handed out a child without its pipes")
+        """A child confined for ``plan``, waiting for its job on its pipes: the one the
+        fork-server sent ahead for this plan if any (and it is asked for the next), else
+        one forked now."""
+        wire = plan.to_wire()
+        with self._lock:
+            self._check()
+            self._collect(block=False)
+            while plan in self._coming and plan not in self._ready:
+                self._collect(block=True)
+            child = self._ready.pop(plan, None)
+            if child is not None:
+                self._tell({"op": "next", "plan": wire})
+                self._coming.add(plan)
+                return child
+            self._tell({"op": "spawn", "plan": wire})
+            reply, fds = self._reply()
+            self._coming.add(plan)
+        if len(fds) != 2 or "pid" not in reply:
+            _close_all(fds)
+            raise RuntimeError(f"the fork-server did not hand out a child: {reply}")
         return Spawned(int(reply["pid"]), fds[0], fds[1])
 
     def reap(self, pid: int, grace: float = 0.0) -> ChildExit:
@@ -179,16 +198,16 @@ class ForkServer:
         except OSError:
             return self.reap(pid)
         with self._lock:
-            if self._control is None:
-                raise RuntimeError("the fork-server is not running")
-            self._control.send(json.dumps({"op": "release", "pid": pid}).encode())
+            self._check()
+            self._tell({"op": "release", "pid": pid})
         return ChildExit(int(signal.SIGKILL), True, *usage)
 
     def settle(self) -> set[int]:
         """Wait until every released child is reaped; the pids of the children standing by
-        for the next runs (confined, holding nothing)."""
-        reply, _ = self._ask({"op": "settle"})
-        return {int(pid) for pid in reply["standby"]}
+        for the next runs (confined, waiting for a job, holding nothing)."""
+        self._ask({"op": "settle"})
+        with self._lock:
+            return {child.pid for child in self._ready.values()}
 
     def __enter__(self) -> ForkServer:
         self.start()
@@ -199,19 +218,63 @@ class ForkServer:
 
     def _ask(self, request: dict[str, Any]) -> tuple[dict[str, Any], list[int]]:
         with self._lock:
-            if self._control is None or not self.running:
-                raise RuntimeError("the fork-server is not running")
-            self._control.send(json.dumps(request).encode())
-            reply, fds = self._receive()
+            self._check()
+            self._tell(request)
+            reply, fds = self._reply()
         if "error" in reply:
-            for fd in fds:
-                os.close(fd)
+            _close_all(fds)
             raise RuntimeError(f"the fork-server refused: {reply['error']}")
         return reply, fds
 
+    def _check(self) -> None:
+        if self._control is None or not self.running:
+            raise RuntimeError("the fork-server is not running")
+
+    def _tell(self, request: dict[str, Any]) -> None:
+        assert self._control is not None
+        self._control.send(json.dumps(request).encode())
+
+    def _reply(self) -> tuple[dict[str, Any], list[int]]:
+        """The reply to the last request; children sent ahead on the way are kept."""
+        while True:
+            message, fds = self._receive()
+            if "ready" not in message:
+                return message, fds
+            self._keep(message, fds)
+
+    def _collect(self, *, block: bool) -> None:
+        """Keep the children sent ahead that have arrived (wait for one if ``block``)."""
+        assert self._control is not None
+        poller = select.poll()
+        poller.register(self._control, select.POLLIN)
+        while block or poller.poll(0):
+            message, fds = self._receive()
+            if "ready" not in message:
+                _close_all(fds)
+                raise RuntimeError(f"an unexpected message from the fork-server: {message}")
+            self._keep(message, fds)
+            block = False
+
+    def _keep(self, message: dict[str, Any], fds: list[int]) -> None:
+        plan = ChildPlan.from_wire(message["plan"])
+        self._coming.discard(plan)
+        child = Spawned(int(message["ready"]), *fds) if len(fds) == 2 else None
+        if child is None:
+            _close_all(fds)
+            return
+        stale = [self._ready.pop(plan)] if plan in self._ready else []
+        if len(self._ready) >= _READY_KEPT:
+            stale.append(self._ready.pop(next(iter(self._ready))))
+        self._ready[plan] = child
+        for old in stale:
+            _close_all([old.answers_fd, old.requests_fd])
+            self._tell({"op": "release", "pid": old.pid})
+
     def _receive(self) -> tuple[dict[str, Any], list[int]]:
         assert self._control is not None
-        message, fds, _flags, _address = socket.recv_fds(self._control, 65536, 2)
+        message, fds, _flags, _address = socket.recv_fds(
+            self._control, 65536, 2, socket.MSG_CMSG_CLOEXEC
+        )
         try:
             if not message:
                 raise OSError("the fork-server closed its control socket")
@@ -219,12 +282,15 @@ class ForkServer:
             if type(reply) is not dict:
                 raise ValueError("a malformed reply from the fork-server")
         except BaseException:
-            for fd in fds:
-                os.close(fd)
+            _close_all(fds)
             raise
         return reply, fds
 
     def _close(self) -> None:
+        for child in self._ready.values():
+            _close_all([child.answers_fd, child.requests_fd])
+        self._ready.clear()
+        self._coming.clear()
         if self._control is not None:
             self._control.close()
             self._control = None
@@ -235,6 +301,15 @@ class ForkServer:
                 self._process.kill()
                 self._process.wait()
             self._process = None
+
+
+_READY_KEPT = 4
+"""Children kept ready at most, one per plan (grader threads on different CPUs differ)."""
+
+
+def _close_all(fds: list[int]) -> None:
+    for fd in fds:
+        os.close(fd)
 
 
 def _usage(pid: int) -> tuple[float, int] | None:

@@ -6,17 +6,20 @@ imports the child's runtime and the modules students may use once, compiles the 
 filter once, freezes its heap for the garbage collector (fewer copied pages per fork) and
 then answers, one at a time:
 
-``spawn``    hand out a child confined for the run's plan (limits and CPU): reply its pid
-             with the grader's ends of its two pipes attached; then fork the next one;
+``spawn``    fork a child confined for the run's plan (limits and CPU), reply its pid with
+             the grader's ends of its two pipes attached; then send a standby (``next``);
+``next``     (no reply) fork a child for the plan and send it ahead of its run, unasked:
+             a message ``ready`` with the pipes attached, which the grader keeps;
 ``reap``     kill the child's process group unless it ended within ``grace`` seconds, wait
              for it and reply its exit status and resource usage;
-``release``  (no reply) the grader has killed a child that reported: reap it once it ends;
-``settle``   reap every released child, reply the pids of the standby children.
+``release``  (no reply) the grader has killed a child that reported, or drops a standby:
+             kill its group, reap it once it ends;
+``settle``   reap every released child, then reply.
 
-The next child (a *standby*, for the plan just asked for) is forked as soon as the previous
-one is handed out and confines itself while the grader serves the current run
-(:mod:`worker.sandbox.confinement`): a run with the same plan waits for neither the fork
-nor the confinement, nor for a child's exit.
+So the grader has the next run's child (a *standby*) before it asks: it confines itself
+(:mod:`worker.sandbox.confinement`) while the grader serves the current run, and a run with
+the same plan waits for neither a fork, nor the confinement, nor this process, nor a
+child's exit.
 It exits, killing its children, when the control socket closes.
 """
 
@@ -31,7 +34,6 @@ import select
 import signal
 import socket
 import sys
-from dataclasses import dataclass
 from typing import Any
 
 from worker.harness.student import EntrySpec, run_student
@@ -175,58 +177,31 @@ def _probe(confinement: Confinement) -> list[str]:
     return [] if answer == b"ok" else [f"confining a test process failed: {answer.decode()}"]
 
 
-@dataclass(frozen=True, slots=True)
-class _Standby:
-    """A child forked ahead of its run, confined for ``plan`` and waiting for its job; the
-    server keeps the grader's ends of its pipes until it hands the child out."""
-
-    pid: int
-    plan: ChildPlan
-    answers_fd: int
-    requests_fd: int
-
-    @classmethod
-    def fork(cls, confinement: Confinement, plan: ChildPlan) -> _Standby:
-        """Fork a child that confines itself for ``plan`` and waits for its job."""
-        answers_in, answers_out = os.pipe()
-        requests_in, requests_out = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            try:
-                run_child(confinement, plan, answers_in, requests_out)
-            finally:
-                os._exit(0)
-        os.close(answers_in)
-        os.close(requests_out)
-        with contextlib.suppress(OSError):  # the child does it too: whichever runs first
-            os.setpgid(pid, pid)
-        return cls(pid, plan, answers_out, requests_in)
-
-    def discard(self) -> None:
-        """Kill the child, wait for it and close its pipes."""
-        _kill(self.pid)
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(self.pid, 0)
-        self.close()
-
-    def close(self) -> None:
-        """Close the server's ends of the pipes (sent to the grader, or of a dead child)."""
-        os.close(self.answers_fd)
-        os.close(self.requests_fd)
-
-
-_STANDBYS = 4
-"""Standby children kept at most, one per plan (grader threads on different CPUs differ)."""
+def _fork_child(confinement: Confinement, plan: ChildPlan) -> tuple[int, int, int]:
+    """Fork a child that confines itself for ``plan`` and waits for its job; its pid and
+    the grader's ends of its pipes (answers to write, requests to read)."""
+    answers_in, answers_out = os.pipe()
+    requests_in, requests_out = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            run_child(confinement, plan, answers_in, requests_out)
+        finally:
+            os._exit(0)
+    os.close(answers_in)
+    os.close(requests_out)
+    with contextlib.suppress(OSError):  # the child does it too: whichever runs first
+        os.setpgid(pid, pid)
+    return pid, answers_out, requests_in
 
 
 class _Server:
-    """The serving loop's state: the standby children, the children handed out, and those
-    released (killed by the grader, waiting to be reaped here)."""
+    """The serving loop's state: the children handed out (running or standing by in the
+    grader) and those released (killed by the grader, waiting to be reaped here)."""
 
     def __init__(self, control: socket.socket, confinement: Confinement) -> None:
         self.control = control
         self.confinement = confinement
-        self.standbys: dict[ChildPlan, _Standby] = {}
         self.children: set[int] = set()
         self.dying: dict[int, int] = {}
         """pidfd -> pid of released children."""
@@ -250,11 +225,12 @@ class _Server:
             return False
         request = json.loads(message)
         op, pid = request.get("op"), request.get("pid")
-        if op == "spawn":
+        if op in ("spawn", "next"):
             plan = ChildPlan.from_wire(request["plan"])
-            self._hand_out(plan)
+            if op == "spawn":
+                self._hand_out(plan, "pid")
             # The next run's child confines itself while the grader serves this one.
-            self._stand_by(plan)
+            self._hand_out(plan, "ready")
             return True
         if op == "release" and pid in self.children:
             self._release(pid)
@@ -265,32 +241,23 @@ class _Server:
         elif op == "settle":
             for descriptor in list(self.dying):
                 self._bury(descriptor)
-            reply = {"standby": [standby.pid for standby in self.standbys.values()]}
+            reply = {"settled": True}
         else:
             reply = {"error": f"bad request {op!r}"}
         self.control.send(json.dumps(reply).encode())
         return True
 
-    def _hand_out(self, plan: ChildPlan) -> None:
-        standby = self.standbys.pop(plan, None)
-        if standby is not None and os.waitpid(standby.pid, os.WNOHANG)[0] != 0:
-            # Gone before its run (it cannot have run anything of a student's).
-            standby.close()
-            standby = None
-        if standby is None:
-            standby = _Standby.fork(self.confinement, plan)
-        self.children.add(standby.pid)
-        reply = json.dumps({"pid": standby.pid}).encode()
+    def _hand_out(self, plan: ChildPlan, key: str) -> None:
+        """Fork a child for ``plan`` and send it: as the reply (``pid``) or ahead of time
+        (``ready``)."""
+        pid, answers_fd, requests_fd = _fork_child(self.confinement, plan)
+        self.children.add(pid)
+        message = json.dumps({key: pid, "plan": plan.to_wire()}).encode()
         try:
-            socket.send_fds(self.control, [reply], [standby.answers_fd, standby.requests_fd])
+            socket.send_fds(self.control, [message], [answers_fd, requests_fd])
         finally:
-            standby.close()
-
-    def _stand_by(self, plan: ChildPlan) -> None:
-        if len(self.standbys) >= _STANDBYS:
-            oldest = next(iter(self.standbys))
-            self.standbys.pop(oldest).discard()
-        self.standbys[plan] = _Standby.fork(self.confinement, plan)
+            os.close(answers_fd)
+            os.close(requests_fd)
 
     def _release(self, pid: int) -> None:
         """The grader has read the child's usage and killed its group: reap it once it ends."""
@@ -311,14 +278,12 @@ class _Server:
         os.waitpid(pid, 0)
 
     def close(self) -> None:
-        """Kill and reap every child: handed out, released and standing by."""
+        """Kill and reap every child: handed out (running or standing by) and released."""
         for pid in self.children:
             _kill(pid)
             os.waitpid(pid, 0)
         for descriptor in list(self.dying):
             self._bury(descriptor)
-        for standby in self.standbys.values():
-            standby.discard()
 
 
 def _reap(pid: int, grace: float) -> dict[str, Any]:
