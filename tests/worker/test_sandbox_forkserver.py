@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.worker.test_sandbox_support import ALPHABETA, alive, run, server
+from tests.worker.test_sandbox_support import (
+    ALPHABETA,
+    alive,
+    leftover_processes,
+    run,
+    server,
+)
 from worker.sandbox import ForkServer, SandboxUnavailable, Verdict
 
 needs_setpriv = pytest.mark.skipif(shutil.which("setpriv") is None, reason="needs setpriv")
@@ -49,3 +57,17 @@ def test_the_real_server_is_fully_confined_and_restarts_after_a_stop() -> None:
     assert not alive(first)
     assert run(ALPHABETA).outcome.verdict is Verdict.COMPLETED
     assert server().pid != first
+
+
+def test_a_child_that_died_waiting_for_its_run_is_replaced(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    assert run(ALPHABETA).outcome.verdict is Verdict.COMPLETED
+    standing_by = server().settle()
+    assert standing_by
+    for pid in standing_by:
+        os.kill(pid, signal.SIGKILL)
+    record = run(ALPHABETA)
+    assert record.outcome.verdict is Verdict.COMPLETED, record.outcome
+    assert "ended before its run" in caplog.text
+    assert leftover_processes(server()) == []

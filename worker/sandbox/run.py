@@ -50,7 +50,13 @@ def run_sandboxed(
     started = time.monotonic()
     try:
         with _pinned(options.pin_cpu) as cpu:
-            served, child = _run(server, host, source, filename, spec, limits, options, cpu)
+            for _attempt in range(2):
+                served, child = _run(server, host, source, filename, spec, limits, options, cpu)
+                if served.started or served.ending is not Ending.CLOSED:
+                    break
+                # The child ended while it waited for its job (a standby can be killed
+                # by the system): nothing of the student's ran; once more, with another.
+                log.warning("a sandbox child ended before its run; running it again")
     except SandboxUnavailable:
         raise
     except Exception as error:

@@ -61,6 +61,8 @@ class Served:
     message: str = ""
     output: bytearray = field(default_factory=bytearray)
     output_total: int = 0
+    started: bool = False
+    """The child said it starts the student's code (nothing before that is the student's)."""
 
 
 class _Stop(Exception):
@@ -156,7 +158,7 @@ class TreeServer:
             self._output(packet)
             return
         if tag == STARTED and not self.started:
-            self.started = True
+            self.started = self.served.started = True
             return
         start = 0
         while tag in (CALL, RETURN, TOLD):
