@@ -8,6 +8,7 @@ confined child ready, so a run costs neither an interpreter start nor a fork.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -182,10 +183,15 @@ class ForkServer:
             int(reply["max_rss_kb"]),
         )
 
-    def release(self, pid: int) -> ChildExit:
+    def release(self, pid: int, cpu: int | None = None) -> ChildExit:
         """End a child that has sent its report: read its usage from /proc while it waits,
         kill its process group, and leave the wait for its exit to the fork-server. Falls
         back to :meth:`reap` when the child is already gone or cannot be killed from here.
+
+        A child pinned to ``cpu`` (the calling thread's) is first let off it where this
+        process may (CAP_SYS_NICE; not under Docker's default capabilities): its exit, the
+        unmapping of its memory, then runs on another CPU instead of delaying the thread's
+        next run.
 
         The child is never reaped before the fork-server reads the release, so ``pid`` is
         still the child's when it is killed.
@@ -193,6 +199,9 @@ class ForkServer:
         usage = _usage(pid)
         if usage is None:
             return self.reap(pid)
+        if cpu is not None:
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(pid, _all_but(cpu))
         try:
             os.killpg(pid, signal.SIGKILL)
         except OSError:
@@ -305,6 +314,10 @@ class ForkServer:
 
 _READY_KEPT = 4
 """Children kept ready at most, one per plan (grader threads on different CPUs differ)."""
+
+
+def _all_but(cpu: int) -> set[int]:
+    return set(range(os.cpu_count() or 1)) - {cpu} or {cpu}
 
 
 def _close_all(fds: list[int]) -> None:

@@ -177,6 +177,15 @@ def _probe(confinement: Confinement) -> list[str]:
     return [] if answer == b"ok" else [f"confining a test process failed: {answer.decode()}"]
 
 
+def _keep_off(cpu: int | None) -> None:
+    """Run this process, and so the start of the next child, on the CPUs other than the
+    grader's: forking and confining then do not compete with the grader's current run (the
+    child moves itself to the grader's CPU last, see :mod:`worker.sandbox.confinement`)."""
+    others = _ALL_CPUS - {cpu} or _ALL_CPUS
+    if os.sched_getaffinity(0) != others:
+        os.sched_setaffinity(0, others)
+
+
 def _fork_child(confinement: Confinement, plan: ChildPlan) -> tuple[int, int, int]:
     """Fork a child that confines itself for ``plan`` and waits for its job; its pid and
     the grader's ends of its pipes (answers to write, requests to read)."""
@@ -250,6 +259,7 @@ class _Server:
     def _hand_out(self, plan: ChildPlan, key: str) -> None:
         """Fork a child for ``plan`` and send it: as the reply (``pid``) or ahead of time
         (``ready``)."""
+        _keep_off(plan.cpu)
         pid, answers_fd, requests_fd = _fork_child(self.confinement, plan)
         self.children.add(pid)
         message = json.dumps({key: pid, "plan": plan.to_wire()}).encode()

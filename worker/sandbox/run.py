@@ -103,7 +103,7 @@ def _run(
             served = tree_server.serve(job, deadline)
         finally:
             if served.ending is Ending.REPORTED:
-                ended = server.release(child.pid)
+                ended = server.release(child.pid, cpu)
             else:
                 grace = _CLOSE_GRACE if served.ending is Ending.CLOSED else 0.0
                 ended = server.reap(child.pid, grace)
