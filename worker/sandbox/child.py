@@ -202,14 +202,20 @@ def run_child(
     except BaseException as error:
         _fail(requests_fd, f"arranging the student's descriptors failed: {error!r}")
     try:
+        # Before confining, whose last steps move the child to the grader's CPU: this work
+        # (dropping the import caches touches many pages) then does not compete with the
+        # grader's current run, and none of it is part of the next.
+        stdout, stderr = _redirect_output()
+        _restrict_imports()
+    except BaseException as error:
+        _fail(REQUESTS_FD, f"preparing the student's process failed: {error!r}")
+    try:
         confine(confinement, plan)
     except BaseException as error:
         _fail(REQUESTS_FD, f"confining the student's process failed: {error!r}")
     try:
-        stdout, stderr = _redirect_output()
         source, filename, spec, root, root_facts = decode_job(receive())
         backend = RemoteBackend(root_facts)
-        _restrict_imports()
     except BaseException as error:
         _fail(REQUESTS_FD, f"preparing the student's process failed: {error!r}")
     # From here on, a failure report could be the student's forgery (see treeserver).
