@@ -38,6 +38,7 @@ class TreeHost:
 
     def __init__(self, tree: Tree, *, request_cap: int | None = None) -> None:
         self.tree = tree
+        self._nodes = tree.nodes
         self.observed = Observed()
         self.requests = 0
         self.violation: str | None = None
@@ -101,9 +102,10 @@ class TreeHost:
         order: its handle, whether it is terminal and who moves there. Facts the
         student's side may use to answer ``result``, ``terminal_test`` and ``to_move``
         without a round trip; none of them is a value."""
-        node = self.tree[self._names[token]]
-        tree, tokens = self.tree, self._tokens
-        fresh = [edge.child for edge in node.edges if edge.child not in tokens]
+        nodes, tokens = self._nodes, self._tokens
+        node = nodes[self._names[token]]
+        edges = node.edges
+        fresh = [edge.child for edge in edges if edge.child not in tokens]
         if fresh:
             # One draw of random bytes for all the new handles.
             drawn = secrets.token_hex(8 * len(fresh))
@@ -111,10 +113,16 @@ class TreeHost:
                 token = drawn[16 * i : 16 * i + 16]
                 tokens[name] = token
                 self._names[token] = name
+        # Who moves at a leaf child: the parent's opponent (see ``mover``), the same for
+        # every child; an inner child's own kind says it.
+        at_leaf = "MIN" if node.kind is Kind.MAX else "MAX"
         facts = []
-        for edge in node.edges:
-            child = tree[edge.child]
-            facts.append((tokens[child.name], child.is_leaf, str(mover(child, node))))
+        for edge in edges:
+            kind = nodes[edge.child].kind
+            if kind is Kind.LEAF:
+                facts.append((tokens[edge.child], True, at_leaf))
+            else:
+                facts.append((tokens[edge.child], False, kind.value))
         return facts
 
     def _answer(self, method: object, token: object, argument: object) -> object:
