@@ -33,6 +33,7 @@ from worker.sandbox.protocol import (
 )
 from worker.sandbox.reports import encode_call, encode_report, encode_return
 from worker.sandbox.seccomp_filter import ANSWERS_FD, REQUESTS_FD
+from worker.sandbox.warmup import warm_up
 
 TOKEN_LENGTH = 16
 """The length of the trusted side's handles (8 random bytes in hex)."""
@@ -207,6 +208,7 @@ def run_child(
         # grader's current run, and none of it is part of the next.
         stdout, stderr = _redirect_output()
         _restrict_imports()
+        warm_up()
     except BaseException as error:
         _fail(REQUESTS_FD, f"preparing the student's process failed: {error!r}")
     try:

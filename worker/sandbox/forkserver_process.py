@@ -36,19 +36,16 @@ import socket
 import sys
 from typing import Any
 
-from worker.harness.student import EntrySpec, run_student
-from worker.harness.values import Described
 from worker.sandbox.child import run_child
 from worker.sandbox.confinement import Confinement, arrange_fds, confine
 from worker.sandbox.limits import ChildPlan, vm_size_bytes
-from worker.sandbox.protocol import HEADER, decode_answer, encode_answer, encode_request
-from worker.sandbox.reports import encode_call, encode_report, encode_return
 from worker.sandbox.seccomp_filter import (
     REQUESTS_FD,
     Installer,
     SeccompUnavailable,
     compile_filter,
 )
+from worker.sandbox.warmup import warm_up
 
 PRELOADED = (
     "abc",
@@ -84,7 +81,7 @@ def main(config: dict[str, Any]) -> None:
     control = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET, fileno=config["control_fd"])
     for name in PRELOADED:
         importlib.import_module(name)
-    _warm_up()
+    warm_up()
     confinement, problems = _prepare(config)
     problems += _probe(confinement)
     control.send(json.dumps({"pid": os.getpid(), "problems": problems}).encode())
@@ -97,43 +94,6 @@ def main(config: dict[str, Any]) -> None:
         server.serve()
     finally:
         server.close()
-
-
-_WARM_UP_SOURCE = """
-import math
-def max_value(game, state, alpha, beta):
-    if game.terminal_test(state):
-        return game.utility(state, "MAX")
-    v = -math.inf
-    for a in game.actions(state):
-        v = max(v, min_value(game, game.result(state, a), alpha, beta))
-    return v
-def min_value(game, state, alpha, beta):
-    return max_value(game, state, alpha, beta)
-"""
-
-
-class _WarmUpBackend:
-    """Answers like a one-leaf tree, through the same encoders as the real channel."""
-
-    def request(self, method: str, token: str, argument: str | None) -> object:
-        encode_request(method, token, argument)
-        answer: object = {"terminal_test": True, "utility": 1, "actions": []}.get(method)
-        return decode_answer(method, encode_answer(method, answer)[HEADER:])
-
-    def note_call(self, function: str, token: str | None, *bounds: Described | None) -> None:
-        encode_call(function, token or "", *bounds)
-
-    def note_return(self, function: str, token: str | None, value: Described) -> None:
-        encode_return(function, token or "", value)
-
-
-def _warm_up() -> None:
-    """Run a search once here, so that every lazily made object (encoders, caches) exists
-    before the fork instead of being made again in every child."""
-    spec = EntrySpec("alphabeta", ("max_value", "min_value"), "MAX")
-    result = run_student(_WARM_UP_SOURCE, "warmup.py", spec, _WarmUpBackend(), "0" * 16)
-    encode_report(result)
 
 
 def _prepare(config: dict[str, Any]) -> tuple[Confinement, list[str]]:

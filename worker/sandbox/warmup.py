@@ -1,0 +1,50 @@
+"""A search run once on a one-leaf tree, so that a process has touched what a run touches.
+
+The fork-server runs it before it forks, so that lazily made objects (encoders, caches)
+exist once instead of in every child; each child runs it again while it waits for its job,
+so that the pages a run writes to (CPython writes reference counts on every object it
+uses) are copied from the fork-server's before the run starts, not during it.
+"""
+
+from __future__ import annotations
+
+from worker.harness.student import EntrySpec, run_student
+from worker.harness.values import Described
+from worker.sandbox.protocol import HEADER, decode_answer, encode_answer, encode_request
+from worker.sandbox.reports import encode_call, encode_report, encode_return
+
+_WARM_UP_SOURCE = """
+import math
+def max_value(game, state, alpha, beta):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    v = -math.inf
+    for a in game.actions(state):
+        v = max(v, min_value(game, game.result(state, a), alpha, beta))
+    return v
+def min_value(game, state, alpha, beta):
+    return max_value(game, state, alpha, beta)
+"""
+
+
+class _WarmUpBackend:
+    """Answers like a one-leaf tree, through the same encoders as the real channel."""
+
+    def request(self, method: str, token: str, argument: str | None) -> object:
+        encode_request(method, token, argument)
+        answer: object = {"terminal_test": True, "utility": 1, "actions": []}.get(method)
+        return decode_answer(method, encode_answer(method, answer)[HEADER:])
+
+    def note_call(self, function: str, token: str | None, *bounds: Described | None) -> None:
+        encode_call(function, token or "", *bounds)
+
+    def note_return(self, function: str, token: str | None, value: Described) -> None:
+        encode_return(function, token or "", value)
+
+
+def warm_up() -> None:
+    """Run a search once here, so that every lazily made object (encoders, caches) exists
+    before the fork instead of being made again in every child."""
+    spec = EntrySpec("alphabeta", ("max_value", "min_value"), "MAX")
+    result = run_student(_WARM_UP_SOURCE, "warmup.py", spec, _WarmUpBackend(), "0" * 16)
+    encode_report(result)
