@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     )
     from worker.sandbox.options import SandboxOptions
     from worker.sandbox.outcome import Outcome, RunRecord, Usage, Verdict
-    from worker.sandbox.run import run_sandboxed
+    from worker.sandbox.run import run_sandboxed, run_sandboxed_trees
 
 # Imported on first use: the fork-server imports this package for the child's modules, and
 # every module it holds is copied, page by page, into each student's process.
@@ -40,6 +40,7 @@ _HOMES = {
     "Usage": "worker.sandbox.outcome",
     "Verdict": "worker.sandbox.outcome",
     "run_sandboxed": "worker.sandbox.run",
+    "run_sandboxed_trees": "worker.sandbox.run",
 }
 
 __all__ = [
@@ -52,6 +53,7 @@ __all__ = [
     "Usage",
     "Verdict",
     "run_sandboxed",
+    "run_sandboxed_trees",
     "shared_forkserver",
 ]
 

@@ -17,7 +17,7 @@ import sys
 from importlib.machinery import BuiltinImporter, FrozenImporter
 from typing import Any, NoReturn
 
-from worker.harness.student import StudentError, StudentResult, run_student
+from worker.harness.student import EntrySpec, StudentError, StudentResult, run_student
 from worker.harness.values import Described
 from worker.sandbox.confinement import Confinement, arrange_fds, confine
 from worker.sandbox.limits import ChildPlan
@@ -215,13 +215,32 @@ def run_child(
         confine(confinement, plan)
     except BaseException as error:
         _fail(REQUESTS_FD, f"confining the student's process failed: {error!r}")
-    try:
-        source, filename, spec, root, root_facts = decode_job(receive())
-        backend = RemoteBackend(root_facts)
-    except BaseException as error:
-        _fail(REQUESTS_FD, f"preparing the student's process failed: {error!r}")
-    # From here on, a failure report could be the student's forgery (see treeserver).
-    os.write(REQUESTS_FD, _STARTED)
+    trusted = True
+    while True:
+        # One tree per job; after its report the child waits for the next tree's job, and
+        # ends when the trusted side kills it or hangs up (see worker.sandbox.session).
+        try:
+            source, filename, spec, root, root_facts = decode_job(receive())
+            backend = RemoteBackend(root_facts)
+        except BaseException as error:
+            if not trusted:
+                os._exit(0)  # only the student's code can have broken it; nothing to say
+            _fail(REQUESTS_FD, f"preparing the student's process failed: {error!r}")
+        # From here on, a failure report could be the student's forgery (see treeserver).
+        trusted = False
+        os.write(REQUESTS_FD, _STARTED)
+        _run_tree(source, filename, spec, backend, root, (stdout, stderr))
+
+
+def _run_tree(
+    source: str,
+    filename: str,
+    spec: EntrySpec,
+    backend: RemoteBackend,
+    root: str,
+    streams: tuple[io.TextIOWrapper, io.TextIOWrapper],
+) -> None:
+    """Search one tree with a freshly loaded module and send the report."""
     try:
         result = run_student(source, filename, spec, backend, root)
         report = encode_report(result)
@@ -230,7 +249,7 @@ def run_child(
     except BaseException as error:
         # The harness itself failed (or the student's code tampered with it).
         _fail(REQUESTS_FD, f"the harness failed: {type(error).__name__}")
-    for stream in (stdout, stderr):
+    for stream in streams:
         # A broken stream loses the output, not the run.
         with contextlib.suppress(BaseException):
             stream.flush()
@@ -240,16 +259,6 @@ def run_child(
         backend.finish(report)
     except MemoryError:
         os.write(REQUESTS_FD, _OUT_OF_MEMORY)
-    _await_the_end()
-
-
-def _await_the_end() -> NoReturn:
-    """Stay until the trusted side, having read the report, kills the process group: it
-    reads what the run cost from /proc meanwhile. Ends on its own when the trusted side
-    hangs up."""
-    while os.read(ANSWERS_FD, _OUTPUT_BLOCK):
-        pass
-    os._exit(0)
 
 
 def _fail(fd: int, message: str) -> NoReturn:

@@ -196,7 +196,7 @@ class ForkServer:
         The child is never reaped before the fork-server reads the release, so ``pid`` is
         still the child's when it is killed.
         """
-        usage = _usage(pid)
+        usage = process_usage(pid)
         if usage is None:
             return self.reap(pid)
         if cpu is not None:
@@ -325,7 +325,7 @@ def _close_all(fds: list[int]) -> None:
         os.close(fd)
 
 
-def _usage(pid: int) -> tuple[float, int] | None:
+def process_usage(pid: int) -> tuple[float, int] | None:
     """(CPU seconds, peak resident kB) of a live process, as the kernel counts them; None
     when it has ended (a zombie has no memory to report) or /proc cannot tell."""
     try:

@@ -30,9 +30,12 @@ class ChildPlan:
     """The CPU the child runs on (the grader's, for cheap round trips); None: any."""
 
     @classmethod
-    def for_limits(cls, limits: Limits, cpu: int | None = None) -> ChildPlan:
-        """The plan for an exercise's limits."""
-        return cls(max(1, math.ceil(limits.cpu_seconds)), max(1, limits.memory_mb), cpu)
+    def for_limits(cls, limits: Limits, cpu: int | None = None, trees: int = 1) -> ChildPlan:
+        """The plan for an exercise's limits, for a child that may search up to ``trees``
+        trees one after the other. Its CPU limit is then the whole session's (each tree's
+        share is watched by the trusted side, see :mod:`worker.sandbox.session`)."""
+        cpu_seconds = math.ceil(limits.cpu_seconds) if trees == 1 else _session_cpu(limits, trees)
+        return cls(max(1, cpu_seconds), max(1, limits.memory_mb), cpu)
 
     def to_wire(self) -> dict[str, Any]:
         """The plan as JSON-ready fields."""
@@ -45,6 +48,12 @@ class ChildPlan:
         return cls(
             int(fields["cpu_seconds"]), int(fields["memory_mb"]), None if cpu is None else int(cpu)
         )
+
+
+def _session_cpu(limits: Limits, trees: int) -> int:
+    # A tree is stopped soon after its own limit (see CPU_CHECK_SECONDS); this is the
+    # backstop, with a second of room per tree for that lag.
+    return math.ceil((limits.cpu_seconds + 1) * trees)
 
 
 def resource_limits(plan: ChildPlan, baseline_bytes: int) -> list[tuple[int, int, int]]:

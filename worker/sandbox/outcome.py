@@ -80,6 +80,8 @@ def decide(served: Served, child: ChildExit, limits: Limits) -> Outcome:
         return Outcome(Verdict.OUTPUT_LIMIT, "your code printed far too much output")
     if ending is Ending.FAILURE:
         return Outcome(Verdict.INTERNAL_ERROR, served.message)
+    if ending is Ending.CPU_LIMIT:
+        return _cpu_limit(limits)
     if ending is Ending.CLOSED and not served.started:
         # It ended while it waited for its job: nothing of the student's had run.
         return Outcome(Verdict.INTERNAL_ERROR, "the student's process ended before it started")

@@ -1,32 +1,22 @@
-"""One sandboxed run: a student's module searching one tree in a confined child process."""
+"""Sandboxed runs: a student's module searching trees in confined child processes."""
 
 from __future__ import annotations
 
-import logging
 import os
 import threading
-import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from reference.tree import Tree
-from worker.harness.host import TreeHost, conclude
-from worker.harness.student import EntrySpec
-from worker.sandbox.forkserver import ChildExit, ForkServer, SandboxUnavailable, shared_forkserver
-from worker.sandbox.limits import ChildPlan
+from worker.sandbox.forkserver import shared_forkserver
 from worker.sandbox.options import SandboxOptions
-from worker.sandbox.outcome import Outcome, RunRecord, Usage, Verdict, decide
-from worker.sandbox.protocol import encode_job
-from worker.sandbox.treeserver import Ending, Served, TreeServer
+from worker.sandbox.outcome import RunRecord, Verdict
+from worker.sandbox.session import Session
 
 if TYPE_CHECKING:
     from reference.exercises.model import Limits
-
-log = logging.getLogger(__name__)
-
-_CLOSE_GRACE = 0.5
-"""When the child closes its channel, how long it has to end on its own."""
+    from reference.tree import Tree
+    from worker.harness.student import EntrySpec
 
 
 def run_sandboxed(
@@ -44,78 +34,40 @@ def run_sandboxed(
     ``options.allow_unconfined`` is not set). Every other failure of the sandbox itself is
     reported as an ``internal_error`` outcome, never as the student's.
     """
-    options = options or SandboxOptions()
-    server = options.forkserver or shared_forkserver(allow_unconfined=options.allow_unconfined)
-    host = TreeHost(tree, request_cap=options.request_cap)
-    started = time.monotonic()
-    try:
-        with _pinned(options.pin_cpu) as cpu:
-            for _attempt in range(2):
-                served, child = _run(server, host, source, filename, spec, limits, options, cpu)
-                if served.started or served.ending is not Ending.CLOSED:
-                    break
-                # The child ended while it waited for its job (a standby can be killed
-                # by the system): nothing of the student's ran; once more, with another.
-                log.warning("a sandbox child ended before its run; running it again")
-    except SandboxUnavailable:
-        raise
-    except Exception as error:
-        log.exception("sandboxed run failed")
-        wall = int((time.monotonic() - started) * 1000)
-        outcome = Outcome(Verdict.INTERNAL_ERROR, f"the sandbox failed: {error!r}")
-        return RunRecord(host.observed, outcome, "", Usage(0, wall, 0))
-    wall = int((time.monotonic() - started) * 1000)
-    if served.ending is Ending.REPORTED and served.result is not None:
-        conclude(host.observed, served.result)
-    usage = Usage(int(child.cpu_seconds * 1000), wall, child.max_rss_kb)
-    output = bytes(served.output).decode("utf-8", "replace")
-    truncated = served.output_total > len(served.output)
-    return RunRecord(host.observed, decide(served, child, limits), output, usage, truncated)
+    return run_sandboxed_trees([(tree, spec)], source, filename, limits, options=options)[0]
 
 
-def _run(
-    server: ForkServer,
-    host: TreeHost,
+def run_sandboxed_trees(
+    runs: Sequence[tuple[Tree, EntrySpec]],
     source: str,
     filename: str,
-    spec: EntrySpec,
     limits: Limits,
-    options: SandboxOptions,
-    cpu: int | None,
-) -> tuple[Served, ChildExit]:
-    # An honest search notes a call and a return per game request at most, plus the calls
-    # of a runaway recursion until it hits the recursion limit (then RecursionError).
-    deadline = time.monotonic() + limits.wall_seconds
-    child = server.spawn(ChildPlan.for_limits(limits, cpu))
-    try:
-        served = Served(Ending.FAILURE, message="the tree server did not run")
+    *,
+    options: SandboxOptions | None = None,
+) -> list[RunRecord]:
+    """Run ``source`` on each ``(tree, spec)`` in turn, each tree with a freshly loaded
+    module and its own limits (see :mod:`worker.sandbox.session`); one record per tree,
+    in order. A compile error ends the list: the same file fails the same way on every
+    tree. Raises :class:`SandboxUnavailable` as :func:`run_sandboxed` does."""
+    options = options or SandboxOptions()
+    server = options.forkserver or shared_forkserver(allow_unconfined=options.allow_unconfined)
+    records: list[RunRecord] = []
+    with _pinned(options.pin_cpu) as cpu:
+        session = Session(server, source, filename, limits, options, cpu=cpu, trees=len(runs))
         try:
-            tree_server = TreeServer(
-                host,
-                child.requests_fd,
-                child.answers_fd,
-                spec.entry_points,
-                output_limit=options.output_limit,
-                output_flood=options.output_flood,
-                note_cap=2 * host.request_cap + 2 * spec.recursion_limit,
-            )
-            job = encode_job(source, filename, spec, host.root_token, host.root_facts())
-            served = tree_server.serve(job, deadline)
+            for tree, spec in runs:
+                record = session.run(tree, spec)
+                records.append(record)
+                if record.outcome.verdict is Verdict.COMPILE_ERROR:
+                    break
         finally:
-            if served.ending is Ending.REPORTED:
-                ended = server.release(child.pid, cpu)
-            else:
-                grace = _CLOSE_GRACE if served.ending is Ending.CLOSED else 0.0
-                ended = server.reap(child.pid, grace)
-        return served, ended
-    finally:
-        os.close(child.answers_fd)
-        os.close(child.requests_fd)
+            session.close()
+    return records
 
 
 @contextmanager
 def _pinned(enabled: bool) -> Iterator[int | None]:
-    """Pin the calling thread to one of its CPUs for the run; yields that CPU (or None)."""
+    """Pin the calling thread to one of its CPUs for the runs; yields that CPU (or None)."""
     if not enabled:
         yield None
         return

@@ -9,9 +9,11 @@ A round trip costs the grader a ``poll``, a ``read`` and a ``write``.
 from __future__ import annotations
 
 import errno
+import math
 import os
 import select
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -38,6 +40,9 @@ from worker.sandbox.protocol import (
 from worker.sandbox.reports import NoteReader, read_report
 
 _READ_SIZE = HEADER + MAX_MESSAGE
+CPU_CHECK_SECONDS = 0.1
+"""How often a run's CPU time is read while it goes on (a child that searches several
+trees has one CPU limit for all of them; each tree's share is checked here)."""
 _TOLD_CODES = {METHOD_CODES[method][0]: method for method in TOLD_METHODS}
 
 
@@ -47,6 +52,7 @@ class Ending(StrEnum):
     REPORTED = "reported"
     CLOSED = "closed"
     TIMEOUT = "timeout"
+    CPU_LIMIT = "cpu limit"
     VIOLATION = "violation"
     OUTPUT_FLOOD = "output flood"
     FAILURE = "failure"
@@ -86,6 +92,9 @@ class TreeServer:
         output_limit: int,
         output_flood: int,
         note_cap: int,
+        cpu_used: Callable[[], float] | None = None,
+        cpu_limit: float = math.inf,
+        fresh: bool = True,
     ) -> None:
         self.host = host
         self.requests_fd = requests_fd
@@ -98,6 +107,11 @@ class TreeServer:
         self.note_cap = note_cap
         self.notes = 0
         self.started = False
+        self.fresh = fresh
+        """True for a child that has not yet run any student code: until it says it
+        starts, its failure reports are believed."""
+        self.cpu_used = cpu_used
+        self.cpu_limit = cpu_limit
         self.served = Served(Ending.CLOSED)
         self._deadline = 0.0
 
@@ -121,17 +135,24 @@ class TreeServer:
         wait, read, fd, clock = poller.poll, os.read, self.requests_fd, time.monotonic
         frames = Unframer()
         deadline = self._deadline
+        cpu_used, cpu_limit = self.cpu_used, self.cpu_limit
+        check_at = clock() + CPU_CHECK_SECONDS if cpu_used is not None else math.inf
         while True:
-            remaining = deadline - clock()
+            now = clock()
+            remaining = deadline - now
             if remaining <= 0:
                 raise _Stop(Ending.TIMEOUT)
+            if now >= check_at:
+                assert cpu_used is not None
+                if cpu_used() >= cpu_limit:
+                    raise _Stop(Ending.CPU_LIMIT)
+                check_at = now + CPU_CHECK_SECONDS
             try:
                 # The child often has its next message written by the time its answer is
                 # sent (it runs on this CPU): then no poll is needed.
                 data = read(fd, _READ_SIZE)
             except BlockingIOError:
-                if not wait(remaining * 1000 + 1):
-                    raise _Stop(Ending.TIMEOUT) from None
+                wait(min(remaining, check_at - now) * 1000 + 1)
                 continue
             if not data:
                 raise _Stop(Ending.CLOSED)
@@ -178,7 +199,7 @@ class TreeServer:
         elif tag == REPORT:
             self.served.result = read_report(packet[start + 1 :])
             raise _Stop(Ending.REPORTED)
-        elif tag == FAILURE and not self.started:
+        elif tag == FAILURE and self.fresh and not self.started:
             raise _Stop(Ending.FAILURE, packet[start + 1 :].decode("utf-8", "replace"))
         elif tag == FAILURE:
             # Once the student's code runs it can write anything; a failure report then

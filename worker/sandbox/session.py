@@ -1,0 +1,177 @@
+"""One submission's runs in the sandbox: tree after tree, in as few children as it takes.
+
+A child that ends a tree with its report waits for the next tree's job, so that a
+submission graded on several trees pays for one child, not one per tree: each tree still
+gets a freshly loaded module (the job carries the source, the child executes it anew), its
+own handles, its own wall-clock deadline and its own share of CPU time (read from /proc
+while it runs; the child's CPU rlimit covers the whole session as a backstop). A child
+that ends a tree any other way (a limit, a crash, a violation) is killed, and the next
+tree gets a new child.
+
+What a kept child remembers from one tree to the next is the student's own business: it
+runs nothing but the student's code and the harness, holds no values but those it was
+answered, and the trusted side believes nothing it says without checking it. Callers run
+the public trees before the hidden ones, so nothing learned on a hidden tree can come
+back in a public tree's output.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+import time
+from typing import TYPE_CHECKING
+
+from worker.harness.host import TreeHost, conclude
+from worker.sandbox.forkserver import (
+    ChildExit,
+    ForkServer,
+    SandboxUnavailable,
+    Spawned,
+    process_usage,
+)
+from worker.sandbox.limits import ChildPlan
+from worker.sandbox.options import SandboxOptions
+from worker.sandbox.outcome import Outcome, RunRecord, Usage, Verdict, decide
+from worker.sandbox.protocol import encode_job
+from worker.sandbox.treeserver import Ending, Served, TreeServer
+
+if TYPE_CHECKING:
+    from reference.exercises.model import Limits
+    from reference.tree import Tree
+    from worker.harness.student import EntrySpec
+
+log = logging.getLogger(__name__)
+
+_CLOSE_GRACE = 0.5
+"""When the child closes its channel, how long it has to end on its own."""
+
+
+class Session:
+    """Runs one source on trees in turn; :meth:`close` ends the child it may still keep."""
+
+    def __init__(
+        self,
+        server: ForkServer,
+        source: str,
+        filename: str,
+        limits: Limits,
+        options: SandboxOptions,
+        *,
+        cpu: int | None,
+        trees: int,
+    ) -> None:
+        self.server = server
+        self.source = source
+        self.filename = filename
+        self.limits = limits
+        self.options = options
+        self.cpu = cpu
+        self.plan = ChildPlan.for_limits(limits, cpu, trees)
+        self._child: Spawned | None = None
+        self._child_cpu = 0.0
+        """The kept child's CPU seconds when its last tree ended."""
+
+    def run(self, tree: Tree, spec: EntrySpec) -> RunRecord:
+        """Search ``tree`` with the session's source; never raises for what the student
+        does (a fault of the sandbox itself is an ``internal_error`` outcome)."""
+        host = TreeHost(tree, request_cap=self.options.request_cap)
+        started = time.monotonic()
+        try:
+            for _attempt in range(2):
+                served, ended = self._serve(host, spec)
+                if served.started or served.ending is not Ending.CLOSED:
+                    break
+                # The child ended while it waited for its job (a standby can be killed by
+                # the system): nothing of the student's ran on this tree; once more, with
+                # a new child.
+                log.warning("a sandbox child ended before its run; running it again")
+                host = TreeHost(tree, request_cap=self.options.request_cap)
+        except SandboxUnavailable:
+            raise
+        except Exception as error:
+            log.exception("sandboxed run failed")
+            self._drop()
+            wall = int((time.monotonic() - started) * 1000)
+            outcome = Outcome(Verdict.INTERNAL_ERROR, f"the sandbox failed: {error!r}")
+            return RunRecord(host.observed, outcome, "", Usage(0, wall, 0))
+        wall = int((time.monotonic() - started) * 1000)
+        if served.ending is Ending.REPORTED and served.result is not None:
+            conclude(host.observed, served.result)
+        usage = Usage(int(ended.cpu_seconds * 1000), wall, ended.max_rss_kb)
+        output = bytes(served.output).decode("utf-8", "replace")
+        truncated = served.output_total > len(served.output)
+        outcome = decide(served, ended, self.limits)
+        return RunRecord(host.observed, outcome, output, usage, truncated)
+
+    def close(self) -> None:
+        """End the kept child, if any (its usage is already counted)."""
+        child, self._child = self._child, None
+        if child is not None:
+            try:
+                self.server.release(child.pid, self.cpu)
+            finally:
+                _close(child)
+
+    def _serve(self, host: TreeHost, spec: EntrySpec) -> tuple[Served, ChildExit]:
+        """Serve one tree to the kept child or a new one; the tree's usage (CPU as a
+        difference) with how the child ended, or a live child's state if it reported."""
+        deadline = time.monotonic() + self.limits.wall_seconds
+        fresh = self._child is None
+        if self._child is None:
+            self._child = self.server.spawn(self.plan)
+            self._child_cpu = 0.0
+        child, before = self._child, self._child_cpu
+        served = Served(Ending.FAILURE, message="the tree server did not run")
+        try:
+            tree_server = TreeServer(
+                host,
+                child.requests_fd,
+                child.answers_fd,
+                spec.entry_points,
+                output_limit=self.options.output_limit,
+                output_flood=self.options.output_flood,
+                # An honest search notes a call and a return per game request at most,
+                # plus the calls of a runaway recursion until it hits the recursion limit.
+                note_cap=2 * host.request_cap + 2 * spec.recursion_limit,
+                cpu_used=lambda: _cpu_seconds(child.pid) - before,
+                cpu_limit=self.limits.cpu_seconds,
+                fresh=fresh,
+            )
+            job = encode_job(self.source, self.filename, spec, host.root_token, host.root_facts())
+            served = tree_server.serve(job, deadline)
+        finally:
+            if served.ending is not Ending.REPORTED:
+                grace = _CLOSE_GRACE if served.ending is Ending.CLOSED else 0.0
+                self._child = None
+                try:
+                    ended = self.server.reap(child.pid, grace)
+                finally:
+                    _close(child)
+        if served.ending is not Ending.REPORTED:
+            return served, dataclasses.replace(ended, cpu_seconds=ended.cpu_seconds - before)
+        usage = process_usage(child.pid)
+        if usage is None:  # it reported, then ended: it cannot take another tree
+            self._drop()
+            usage = (before, 0)
+        self._child_cpu = usage[0]
+        return served, ChildExit(0, False, usage[0] - before, usage[1])
+
+    def _drop(self) -> None:
+        child, self._child = self._child, None
+        if child is not None:
+            try:
+                self.server.reap(child.pid)
+            finally:
+                _close(child)
+
+
+def _cpu_seconds(pid: int) -> float:
+    usage = process_usage(pid)
+    return 0.0 if usage is None else usage[0]
+
+
+def _close(child: Spawned) -> None:
+    os.close(child.answers_fd)
+    os.close(child.requests_fd)
