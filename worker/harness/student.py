@@ -73,10 +73,20 @@ class StudentResult:
     defines: tuple[str, ...] = field(default=())
 
 
+_last_compiled: dict[tuple[str, str], types.CodeType] = {}
+"""The last source compiled here: a sandboxed child searches tree after tree with the same
+source, and compiling it again would cost more than some searches (a code object is
+immutable: executing it again makes a fresh module all the same)."""
+
+
 def load_module(source: str, filename: str) -> types.ModuleType | StudentError:
     """The student's module, executed fresh, or the error that prevented it."""
     try:
-        code = compile(source, filename, "exec", dont_inherit=True)
+        code = _last_compiled.get((source, filename))
+        if code is None:
+            code = compile(source, filename, "exec", dont_inherit=True)
+            _last_compiled.clear()
+            _last_compiled[source, filename] = code
     except SyntaxError as error:
         message = f"{type(error).__name__}: {error.msg}"
         return StudentError("compile", message, error.lineno, error.offset, type(error).__name__)
