@@ -261,7 +261,7 @@ def grade(
     reports = []
     stdout = ""
     cpu = wall = rss = 0
-    first_problem: RunRecord | None = None
+    first_problem: tuple[Case, RunRecord] | None = None
     found = cases(exercise, key, exercises_dir)
     runs = [
         (
@@ -288,7 +288,7 @@ def grade(
             if not case.hidden and reference is not None:
                 replay = _replay(case.tree, record.observed, reference)
         if feedback is None and first_problem is None:
-            first_problem = record
+            first_problem = (case, record)
         all_feedback.append(feedback)
         reports.append(_case_report(case, record, feedback, replay))
         if not case.hidden and len(stdout) < STDOUT_LIMIT:
@@ -310,9 +310,17 @@ def grade(
     }
 
 
-def _overall(reports: list[dict[str, Any]], problem: RunRecord | None) -> tuple[str, str]:
+def _overall(
+    reports: list[dict[str, Any]], problem: tuple[Case, RunRecord] | None
+) -> tuple[str, str]:
     if problem is not None:
-        outcome = problem.outcome
+        case, record = problem
+        outcome = record.outcome
+        if case.hidden:
+            # Its message and line are the student's to choose (an exception's text can
+            # carry anything the code saw): of a hidden tree, only the verdict is told.
+            words = str(outcome.verdict).replace("_", " ")
+            return str(outcome.verdict), f"{words} on a hidden tree ({case.name})"
         where = ""
         if outcome.line is not None:
             where = f" (line {outcome.line}" + (

@@ -87,3 +87,25 @@ def test_starter_file_compiles_and_names_the_entry_points(tmp_path: Path) -> Non
     report = grade(path)
     assert report["verdict"] == "runtime_error"
     assert report["message"].startswith("NotImplementedError")
+
+
+def test_an_error_on_a_hidden_tree_tells_nothing_the_code_saw(tmp_path: Path) -> None:
+    # The code passes the public tree, then raises with what it read of a hidden tree.
+    path = tmp_path / "leaky.py"
+    source = (LIBRARY / "alphabeta" / "correct_fail_soft.py").read_text(encoding="utf-8")
+    path.write_text(
+        source
+        + "\n\n_search = max_value\nSEEN = []\n\n"
+        "def max_value(game, state, alpha, beta):\n"
+        "    if not SEEN and game.actions(state) != ['a1', 'a2', 'a3']:\n"
+        "        SEEN.append(state)\n"
+        "        raise ValueError('LEAK ' + repr(game.actions(state)))\n"
+        "    SEEN.append(state)\n"
+        "    return _search(game, state, alpha, beta)\n",
+        encoding="utf-8",
+    )
+    report = grade(path)
+    assert report["cases"][0]["verdict"] == "passed"
+    assert report["verdict"] == "runtime_error"
+    assert report["message"] == "runtime error on a hidden tree (hidden-1)"
+    assert "LEAK" not in json.dumps(report)
