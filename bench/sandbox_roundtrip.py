@@ -6,6 +6,9 @@
    scale, the same round trip between two bare processes over the same pipes.
 2. Run: ``run_sandboxed`` of a correct alpha-beta on AIMA Figure 5.2 with a warm
    fork-server, against the baseline of starting a bare ``python -I -S -c pass``.
+3. Grading: the whole grading of one ``aima-fig5.2-alphabeta`` submission as the worker
+   does it (the public tree and the hidden trees in one sandbox session, each judged, the
+   report built), against the same baseline.
 
 Usage: .venv/bin/python bench/sandbox_roundtrip.py [--calls 5000] [--repeat 31]
 Must run as root (the sandbox refuses to run students' code unconfined). Prints medians.
@@ -20,10 +23,15 @@ import subprocess
 import sys
 import time
 
+from grader.config import Settings
+from reference.exercises.loader import load_exercise
 from reference.exercises.model import Limits
 from reference.treefile import parse_compact
+from worker.grading import grade
 from worker.harness.local import entry_spec
 from worker.sandbox import ForkServer, SandboxOptions, Verdict, run_sandboxed
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 FIG52 = "MAX[ MIN[3 12 8] MIN[2 4 6] MIN[14 5 2] ]"
 
@@ -120,6 +128,30 @@ def one_run(server: ForkServer, repeat: int, *, pin: bool = True) -> float:
     return statistics.median(times)
 
 
+def one_grading(server: ForkServer, repeat: int) -> tuple[float, int]:
+    """Median seconds to grade a correct submission of ``aima-fig5.2-alphabeta``, and how
+    many trees that took."""
+    settings = Settings.from_env()
+    exercise = load_exercise(os.path.join(ROOT, "exercises", "aima-fig5.2-alphabeta"))
+    options = SandboxOptions(forkserver=server)
+    times = []
+    trees = 0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        report = grade(
+            exercise,
+            ALPHABETA,
+            "bench.py",
+            key=settings.hidden_tree_key,
+            exercises_dir=settings.exercises_dir,
+            options=options,
+        )
+        times.append(time.perf_counter() - start)
+        assert report["verdict"] == "passed", report["message"]
+        trees = len(report["cases"])
+    return statistics.median(times), trees
+
+
 def bare_start(repeat: int) -> float:
     """Median seconds to start and end ``python -I -S -c pass``."""
     times = []
@@ -147,6 +179,8 @@ def main() -> None:
         print(f"pinning speed-up {unpinned / pinned:.2f}x")
         run = one_run(server, args.repeat)
         run_unpinned = one_run(server, args.repeat, pin=False)
+        one_grading(server, 3)  # the exercise's hidden trees are chosen once
+        grading, trees = one_grading(server, args.repeat)
     start = bare_start(args.repeat)
     print(f"sandboxed run (Fig 5.2)  median {run * 1e3:6.2f} ms (warm fork-server, pinned)")
     print(
@@ -154,6 +188,11 @@ def main() -> None:
     )
     print(f"python -I -S -c pass     median {start * 1e3:6.2f} ms (bare start, baseline)")
     print(f"run / bare start {run / start:.2f}")
+    print(
+        f"graded submission (aima-fig5.2-alphabeta, {trees} trees)  median "
+        f"{grading * 1e3:6.2f} ms (warm fork-server)"
+    )
+    print(f"grading / bare start {grading / start:.2f}")
 
 
 if __name__ == "__main__":
