@@ -6,6 +6,8 @@ without recursion, so trees 10,000 levels deep cost nothing special.
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from reference.search import Order
 from reference.tree import Tree
 
@@ -16,20 +18,28 @@ class Geometry:
     def __init__(self, tree: Tree, order: Order = "left-to-right") -> None:
         self.tree = tree
         self.order = order
-        nodes = list(tree)
-        index = {node.name: i for i, node in enumerate(nodes)}
-        end = [0] * len(nodes)
-        for i in range(len(nodes) - 1, -1, -1):  # a subtree ends where its last child's does
-            edges = nodes[i].edges
+        nodes = tree.nodes
+        names = list(nodes)
+        index = {name: i for i, name in enumerate(names)}
+        end = [0] * len(names)
+        edge_lists = [node.edges for node in nodes.values()]
+        for i in range(len(names) - 1, -1, -1):  # a subtree ends where its last child's does
+            edges = edge_lists[i]
             end[i] = end[index[edges[-1].child]] if edges else i + 1
-        depth = {tree.root.name: 0}
-        for node in nodes:
+        self.names = names
+        """Node names in preorder (``names[index[name]] == name``)."""
+        self.index = index
+        self.end = end
+
+    @cached_property
+    def depth(self) -> dict[str, int]:
+        """Each node's depth (only a depth-limited search asks, so it is worked out then)."""
+        depth = dict.fromkeys(self.names, 0)
+        for node in self.tree:  # preorder: parents first
             below = depth[node.name] + 1
             for edge in node.edges:
                 depth[edge.child] = below
-        self.index = index
-        self.end = end
-        self.depth = depth
+        return depth
 
     def contains(self, ancestor: str, name: str) -> bool:
         """True when ``name`` is ``ancestor`` or lies in its subtree."""

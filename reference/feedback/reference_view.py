@@ -48,34 +48,42 @@ class ReferenceView:
 def read_reference(result: SearchResult, geometry: Geometry) -> ReferenceView:
     """Index ``result``'s trace and explain every node it never visited."""
     view = ReferenceView()
+    order, windows, backups = view.order, view.windows, view.backups
     pruned_by: dict[str, str] = {}
     last_backup: Backup | None = None
     for event in result.trace:
-        if isinstance(event, Enter):
-            view.order.append(event.node)
+        if type(event) is Enter:
+            order.append(event.node)
             if event.alpha is not None and event.beta is not None:
-                view.windows[event.node] = (event.alpha, event.beta)
-        elif isinstance(event, Backup):
-            view.backups[event.child] = event
+                windows[event.node] = (event.alpha, event.beta)
+        elif type(event) is Backup:
+            backups[event.child] = event
             last_backup = event
-        elif isinstance(event, Cutoff):
+        elif type(event) is Cutoff:
             assert last_backup is not None and last_backup.node == event.node
             view.cutoffs[event.node] = (last_backup, event)
             for child in event.pruned:
                 pruned_by[child] = event.node
+    _explain_unvisited(view, pruned_by, geometry, result.options.depth_limit)
+    return view
+
+
+def _explain_unvisited(
+    view: ReferenceView, pruned_by: dict[str, str], geometry: Geometry, limit: int | None
+) -> None:
     visited = set(view.order)
-    limit = result.options.depth_limit
+    unvisited = view.unvisited
     for node in geometry.tree:  # preorder: a parent's reason is known before its children's
         name = node.name
-        for child in node.children:
+        for edge in node.edges:
+            child = edge.child
             if child in visited:
                 continue
-            if name in view.unvisited:
-                view.unvisited[child] = view.unvisited[name]
+            if name in unvisited:
+                unvisited[child] = unvisited[name]
             elif child in pruned_by:
-                view.unvisited[child] = Unvisited("pruned", child)
+                unvisited[child] = Unvisited("pruned", child)
             elif limit is not None and geometry.depth[name] >= limit:
-                view.unvisited[child] = Unvisited("depth", name)
+                unvisited[child] = Unvisited("depth", name)
             else:
-                view.unvisited[child] = Unvisited("other", child)
-    return view
+                unvisited[child] = Unvisited("other", child)

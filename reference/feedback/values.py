@@ -21,6 +21,11 @@ ABS_TOLERANCE = 1e-9
 """How far apart two numbers may be and still count as the same, when either is a float."""
 
 
+def show(value: Number | None) -> str:
+    """:func:`~reference.values.format_value`, with a shortcut for the common int."""
+    return str(value) if type(value) is int else format_value(value)
+
+
 def same(x: Number, y: Number) -> bool:
     """True when ``x`` and ``y`` are equal: exactly for ints and Fractions, nearly for floats."""
     if isinstance(x, float) or isinstance(y, float):
@@ -71,10 +76,10 @@ class Allowed:
     def describe(self) -> str:
         """``3`` for one value, ``[2, 3]`` or ``[2, 3)`` for an interval."""
         if self.exact:
-            return format_value(self.low)
+            return show(self.low)
         left = "(" if self.low_open else "["
         right = ")" if self.high_open else "]"
-        return f"{left}{format_value(self.low)}, {format_value(self.high)}{right}"
+        return f"{left}{show(self.low)}, {show(self.high)}{right}"
 
 
 def allowed_values(
@@ -114,41 +119,46 @@ def true_values(tree: Tree, depth_limit: int | None = None) -> dict[str, Number]
     cut-off node without a heuristic) is left out, with its ancestors.
     """
     nodes = list(tree)
-    depth = {tree.root.name: 0}
-    for node in nodes:
-        for edge in node.edges:
-            depth[edge.child] = depth[node.name] + 1
+    depth: dict[str, int] = {}
+    if depth_limit is not None:
+        depth[tree.root.name] = 0
+        for node in nodes:
+            for edge in node.edges:
+                depth[edge.child] = depth[node.name] + 1
     values: dict[str, Number] = {}
     for node in reversed(nodes):  # reversed preorder: children before their parent
-        level = depth[node.name]
-        if depth_limit is not None and level > depth_limit:
-            continue
-        if node.is_leaf:
+        name, kind, edges = node.name, node.kind, node.edges
+        cut = False
+        if depth_limit is not None:
+            level = depth[name]
+            if level > depth_limit:
+                continue
+            cut = level >= depth_limit
+        if kind is Kind.LEAF:
             assert node.utility is not None
-            values[node.name] = node.utility
-        elif node.is_frontier or (depth_limit is not None and level >= depth_limit):
+            values[name] = node.utility
+        elif not edges or cut:
             if node.heuristic is not None:
-                values[node.name] = node.heuristic
-        else:
-            value = _back_up(node.kind, node.edges, values)
+                values[name] = node.heuristic
+        elif kind is Kind.CHANCE:
+            value = _expectation(edges, values)
             if value is not None:
-                values[node.name] = value
+                values[name] = value
+        else:
+            try:
+                children = [values[edge.child] for edge in edges]
+            except KeyError:  # a child without a value: so is this node
+                continue
+            values[name] = max(children) if kind is Kind.MAX else min(children)
     return values
 
 
-def _back_up(kind: Kind, edges: tuple[Edge, ...], values: dict[str, Number]) -> Number | None:
-    children: list[Number] = []
+def _expectation(edges: tuple[Edge, ...], values: dict[str, Number]) -> Number | None:
+    total: Number = 0
     for edge in edges:
         child = values.get(edge.child)
         if child is None:
             return None
-        children.append(child)
-    if kind is Kind.MAX:
-        return max(children)
-    if kind is Kind.MIN:
-        return min(children)
-    total: Number = 0
-    for edge, child in zip(edges, children, strict=True):
         assert edge.probability is not None
         total += edge.probability * child
     return normalize(total)
@@ -156,6 +166,9 @@ def _back_up(kind: Kind, edges: tuple[Edge, ...], values: dict[str, Number]) -> 
 
 def negamax_values(tree: Tree, values: dict[str, Number]) -> dict[str, Number]:
     """``values`` (MAX's view) turned into the view of the player to move at each node."""
-    return {
-        name: sign(mover(tree[name], tree.parent(name))) * value for name, value in values.items()
-    }
+    root = tree.root
+    signs = {root.name: sign(mover(root, None))}
+    for node in tree:
+        for child in tree.children(node.name) if node.edges else ():
+            signs[child.name] = sign(mover(child, node))
+    return {name: signs[name] * value for name, value in values.items()}
