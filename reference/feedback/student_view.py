@@ -13,6 +13,10 @@ from dataclasses import dataclass, field
 
 from reference.feedback.geometry import Geometry
 from reference.observed import Call, Observed, Return, Visit
+from reference.tree import Number
+
+NEVER, OPEN, FINISHED = 0, 1, 2
+"""The states of a node while the trace is read (a node once visited is open or finished)."""
 
 
 @dataclass(slots=True)
@@ -26,6 +30,8 @@ class StudentView:
     """The first call of an entry function on each node, with its position."""
     returns: dict[str, tuple[int, Return]] = field(default_factory=dict)
     """The first return from each node, with its position."""
+    received: dict[str, tuple[Number | None, Number | None]] = field(default_factory=dict)
+    """The (alpha, beta) of each first call that had a bound."""
     repeated: dict[str, int] = field(default_factory=dict)
     """Where each node was first searched again after it was finished."""
     out_of_order: dict[str, str] = field(default_factory=dict)
@@ -39,86 +45,105 @@ class StudentView:
 def read_student(observed: Observed, geometry: Geometry) -> StudentView:
     """Index ``observed``; events about nodes that are not in the tree are ignored."""
     view = StudentView()
-    stack: list[str] = []
-    open_nodes: set[str] = set()
-    finished: set[str] = set()
-
-    def close_above(depth: int) -> None:
-        while len(stack) > depth:
-            name = stack.pop()
-            open_nodes.discard(name)
-            finished.add(name)
-
+    # Nodes are handled by preorder position here: a subtree is the interval
+    # index <= i < end[index], so relatedness is two comparisons.
     index, end = geometry.index, geometry.end
+    state = bytearray(len(end))
+    stack: list[int] = []  # the open nodes, the root at the bottom
     first_visit, calls, returns = view.first_visit, view.calls, view.returns
+    received, repeated = view.received, view.repeated
+    in_preorder = True  # whether the first visits come in the tree's preorder
+    latest_first = -1
     for position, event in enumerate(observed.events):
         name = event.node
         at = index.get(name)
         if at is None:
             continue
-        kind = type(event)
-        if kind is Visit:
-            if name not in first_visit:
-                first_visit[name] = position
-                view.order.append(name)
-            keep = len(stack)
-            while keep:
-                other = index[stack[keep - 1]]
-                if other <= at < end[other] or at <= other < end[at]:
-                    break  # related: one holds the other in its subtree
-                keep -= 1
-            if keep < len(stack):
-                close_above(keep)
-            if name in open_nodes:
+        if type(event) is Visit:
+            if stack:
+                top = stack[-1]
+                if not (top <= at < end[top] or at <= top < end[at]):
+                    _close_unrelated(stack, state, at, end)
+            status = state[at]
+            if status == OPEN:
                 continue
-            if name in finished:
-                view.repeated.setdefault(name, position)
-                finished.discard(name)
-            if stack and not (index[stack[-1]] <= at < end[index[stack[-1]]]):
-                _open_above_descendants(stack, name, geometry)
+            if status == NEVER:
+                first_visit[name] = position
+                if at < latest_first:
+                    in_preorder = False
+                latest_first = at
             else:
-                stack.append(name)
-            open_nodes.add(name)
-        elif kind is Call:
-            assert isinstance(event, Call)
-            calls.setdefault(name, (position, event))
-            if name in finished and name not in open_nodes:
-                view.repeated.setdefault(name, position)
-        elif kind is Return:
-            assert isinstance(event, Return)
-            returns.setdefault(name, (position, event))
-            if name in open_nodes:
-                close_above(_position(stack, name))
-    view.out_of_order = _out_of_order(view, geometry)
+                repeated.setdefault(name, position)
+            if stack and not (stack[-1] <= at < end[stack[-1]]):
+                _open_above_descendants(stack, at, end)
+            else:
+                stack.append(at)
+            state[at] = OPEN
+        elif type(event) is Call:
+            if name not in calls:
+                calls[name] = (position, event)
+                if event.alpha is not None or event.beta is not None:
+                    received[name] = (event.alpha, event.beta)
+            if state[at] == FINISHED:
+                repeated.setdefault(name, position)
+        elif type(event) is Return:
+            if name not in returns:
+                returns[name] = (position, event)
+            if state[at] == OPEN:
+                if stack[-1] == at:  # the usual case: the innermost open node returns
+                    stack.pop()
+                    state[at] = FINISHED
+                else:
+                    _close_from(stack, state, at)
+    view.order = list(first_visit)  # a dict keeps its insertion order: first visits
+    # Children first visited in preorder are visited in search order (left to right).
+    if not in_preorder or geometry.order != "left-to-right":
+        view.out_of_order = _out_of_order(first_visit, geometry)
     return view
 
 
-def _position(stack: list[str], name: str) -> int:
-    """Where ``name`` is on the stack, looking from the top (where a returning node is)."""
-    at = len(stack) - 1
-    while stack[at] != name:
-        at -= 1
-    return at
+def _close_unrelated(stack: list[int], state: bytearray, at: int, end: list[int]) -> None:
+    """Finish the open nodes above the deepest one related to the node at ``at``."""
+    while stack:
+        other = stack[-1]
+        if other <= at < end[other] or at <= other < end[at]:
+            break  # related: one holds the other in its subtree
+        state[stack.pop()] = FINISHED
 
 
-def _open_above_descendants(stack: list[str], name: str, geometry: Geometry) -> None:
-    """Put ``name``, asked about after a descendant of it, below its open descendants."""
-    at = len(stack)
-    while at and geometry.contains(name, stack[at - 1]):
-        at -= 1
-    stack.insert(at, name)
+def _close_from(stack: list[int], state: bytearray, at: int) -> None:
+    """Finish the open node at ``at`` and every open node above it on the stack."""
+    while True:
+        top = stack.pop()
+        state[top] = FINISHED
+        if top == at:
+            return
 
 
-def _out_of_order(view: StudentView, geometry: Geometry) -> dict[str, str]:
+def _open_above_descendants(stack: list[int], at: int, end: list[int]) -> None:
+    """Put the node at ``at``, asked about after a descendant of it, below its open
+    descendants."""
+    below = len(stack)
+    while below and at <= stack[below - 1] < end[at]:
+        below -= 1
+    stack.insert(below, at)
+
+
+def _out_of_order(first_visit: dict[str, int], geometry: Geometry) -> dict[str, str]:
     out: dict[str, str] = {}
-    for node in geometry.tree:
-        latest: tuple[int, str] | None = None
-        for child in geometry.children(node.name):
-            seen = view.first_visit.get(child)
+    seen_at = first_visit.get
+    backwards = geometry.order != "left-to-right"
+    for node in geometry.tree.nodes.values():
+        edges = node.edges
+        if len(edges) < 2:
+            continue
+        latest, latest_child = -1, ""
+        for edge in reversed(edges) if backwards else edges:
+            seen = seen_at(edge.child)
             if seen is None:
                 continue
-            if latest is not None and seen < latest[0]:
-                out[child] = latest[1]
-            elif latest is None or seen > latest[0]:
-                latest = (seen, child)
+            if seen < latest:
+                out[edge.child] = latest_child
+            else:
+                latest, latest_child = seen, edge.child
     return out
