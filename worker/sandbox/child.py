@@ -54,8 +54,8 @@ class RemoteBackend:
     """The backend of the child's ``game``: one message per request. Requests that return
     a value or a state's children wait for the trusted side's answer; ``result``,
     ``terminal_test`` and ``to_move`` are answered from the facts told with the parent's
-    children (see :mod:`worker.sandbox.protocol`) and reported with the next message, as
-    are the notes of calls and returns."""
+    children (see :mod:`worker.sandbox.protocol`); the last two are reported with the next
+    message, as are the notes of calls and returns."""
 
     __slots__ = ("_children", "_facts", "_pending", "_pending_bytes")
 
@@ -70,7 +70,8 @@ class RemoteBackend:
         if method in TOLD_METHODS:
             answer = self._known(method, token, argument)
             if answer is not None:
-                self._queue(encode_told(method, token, argument))
+                if method != "result":  # making a child's handle is no visit: nothing to note
+                    self._queue(encode_told(method, token, argument))
                 return answer
         body = encode_request(method, token, argument)
         if self._pending:

@@ -19,11 +19,11 @@ unpickled or unmarshalled. From the trusted side to the child go the job and the
 One round trip per visited node: the answer to ``actions``, ``successors`` or
 ``chance_outcomes`` of a state also tells, for each child, its handle, whether it is
 terminal and who moves there (the job tells it of the root). The child answers
-``result``, ``terminal_test`` and ``to_move`` from these facts itself and still reports
-every such call, in order, with its next message (``=`` lines)::
+``result``, ``terminal_test`` and ``to_move`` from these facts itself, and reports every
+such ``terminal_test`` and ``to_move`` (visits), in order, with its next message (``=``
+lines); a ``result`` so answered is no visit and is not reported::
 
     =t3fa4c0d1e2b5a697\n        game.terminal_test(state), answered from told facts
-    =r3fa4c0d1e2b5a697\0a1\n    game.result(state, "a1"), likewise
 
 Calls that return a value or a state's children (``utility``, ``eval``, ``actions``,
 ``successors``, ``chance_outcomes``) always wait for the trusted side's answer, so no
