@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from reference.feedback.geometry import Geometry
 from reference.feedback.reference_view import ReferenceView, read_reference
+from reference.feedback.screen import screen_values, wrong_bounds
 from reference.feedback.student_view import StudentView, read_student
 from reference.feedback.values import (
     Allowed,
@@ -54,6 +55,19 @@ class Context:
         """True values as the algorithm returns them (the mover's view in negamax)."""
         self.ref_visited = set(self.ref.order)
         self.depth_counts_down = self._depth_counts_down()
+        self.allowed_at, self.wrong_values = screen_values(
+            self.ref.order,
+            self.values,
+            self.ref.windows,
+            self.student.returns,
+            prune_on_equality=self.options.prune_on_equality,
+        )
+        """What each node the reference visits may return (see :meth:`allowed`), and those
+        of them that :meth:`value_mismatch` finds a mismatch at."""
+        self.wrong_bounds = wrong_bounds(self.student.calls, self.ref.windows, self.expected_depth)
+        """The nodes :meth:`bounds_mismatch` finds a mismatch at."""
+        self.cut_at: dict[str, tuple[str, str]] = {}
+        """The cut-off of each child cut off, as :mod:`reference.feedback.explain` tells it."""
 
     def _depth_counts_down(self) -> bool:
         """Whether the student's depth argument is the depth remaining (else: depth so far).
@@ -70,6 +84,9 @@ class Context:
 
     def allowed(self, name: str) -> Allowed | None:
         """What ``name`` may return under the reference's window (None: no true value)."""
+        allowed = self.allowed_at.get(name)
+        if allowed is not None:
+            return allowed
         value = self.values.get(name)
         if value is None:
             return None

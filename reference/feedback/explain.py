@@ -26,6 +26,16 @@ def cutoff_text(ctx: Context, node: str) -> tuple[str, str]:
     return head, test
 
 
+def _cut(ctx: Context, child: str) -> tuple[str, str]:
+    """The node that cut ``child`` off and the test it made there (many nodes ask)."""
+    cut = ctx.cut_at.get(child)
+    if cut is None:
+        parent = ctx.geometry.parent(child)
+        assert parent is not None
+        cut = ctx.cut_at[child] = (parent, cutoff_text(ctx, parent)[1])
+    return cut
+
+
 def extra_divergence(ctx: Context, name: str) -> tuple[str, str]:
     """Where and why the reference does not go where the student's search went (``name``)."""
     why = ctx.ref.unvisited.get(name)
@@ -49,9 +59,7 @@ def extra_reason(ctx: Context, name: str) -> str:
     """One node's sentence for the verdict ``extra``."""
     why = ctx.ref.unvisited.get(name)
     if why is not None and why.reason == "pruned":
-        parent = ctx.geometry.parent(why.at)
-        assert parent is not None
-        _, test = cutoff_text(ctx, parent)
+        parent, test = _cut(ctx, why.at)
         return f"{name} was visited, but the search prunes it at {parent} ({test})."
     if why is not None and why.reason == "depth":
         return (
@@ -65,9 +73,7 @@ def pruned_reason(ctx: Context, name: str) -> str:
     """One node's sentence for the verdict ``pruned``."""
     why = ctx.ref.unvisited.get(name)
     if why is not None and why.reason == "pruned":
-        parent = ctx.geometry.parent(why.at)
-        assert parent is not None
-        _, test = cutoff_text(ctx, parent)
+        parent, test = _cut(ctx, why.at)
         return f"{name} was correctly never visited (pruned at {parent}: {test})."
     if why is not None and why.reason == "depth":
         return f"{name} was correctly never visited (it lies below the depth limit)."

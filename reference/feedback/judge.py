@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from reference.exercises.model import Scoring
 from reference.feedback.answer import judge_answer
 from reference.feedback.checks import Context
 from reference.feedback.divergence import first_divergence
 from reference.feedback.explain import extra_reason, order_text, pruned_reason
 from reference.feedback.scoring import node_share, tree_score
-from reference.feedback.verdicts import NodeFeedback, TreeFeedback, Verdict, Window
+from reference.feedback.values import Allowed, show
+from reference.feedback.verdicts import NodeFeedback, TreeFeedback, Verdict
 from reference.observed import Observed
 from reference.search import SearchResult
-from reference.tree import Tree
-from reference.values import format_value
+from reference.tree import Number, Tree
 
 
 def judge(
@@ -28,7 +30,7 @@ def judge(
     """
     scoring = scoring or Scoring()
     ctx = Context(tree, reference, observed)
-    nodes = tuple(node_feedback(ctx, name) for name in tree.nodes)
+    nodes = judge_nodes(ctx, tree.nodes)
     answer = judge_answer(ctx)
     score = tree_score(
         scoring,
@@ -52,73 +54,118 @@ def judge(
 
 def node_feedback(ctx: Context, name: str) -> NodeFeedback:
     """The verdict on one node (see :class:`Verdict` for the precedence)."""
+    return judge_nodes(ctx, [name])[0]
+
+
+def judge_nodes(ctx: Context, names: Iterable[str]) -> tuple[NodeFeedback, ...]:
+    """:func:`node_feedback` of each of ``names``, in order.
+
+    The feedback is built column by column: the numbers are looked up for all the nodes
+    at once, and only the verdicts need Python code per node.
+    """
+    names = list(names)
     student = ctx.student
-    visited = student.visited(name)
-    expected_visit = name in ctx.ref_visited
-    allowed = ctx.allowed(name) if expected_visit else None
-    returned = student.returns.get(name)
-    call = student.calls.get(name)
-    received: Window | None = None
-    if call is not None and (call[1].alpha is not None or call[1].beta is not None):
-        received = (call[1].alpha, call[1].beta)
+    returned = [
+        None if entry is None else entry[1].value for entry in map(student.returns.get, names)
+    ]
+    allowed = list(map(ctx.allowed_at.get, names))  # only nodes the reference visits are in it
+    judgements = list(map(NodeJudge(ctx), names, allowed, returned))
+    return tuple(
+        map(
+            NodeFeedback,
+            names,
+            *zip(*judgements, strict=True),
+            map(ctx.values.get, names),
+            allowed,
+            returned,
+            map(ctx.ref.windows.get, names),
+            map(student.received.get, names),
+        )
+    )
 
-    def feedback(
-        verdict: Verdict, expected: str | None, actual: str | None, message: str
-    ) -> NodeFeedback:
-        return NodeFeedback(
-            name,
-            verdict,
-            expected,
-            actual,
-            message,
-            true_value=ctx.values.get(name),
-            allowed=allowed,
-            returned=None if returned is None else returned[1].value,
-            window=ctx.ref.windows.get(name),
-            received=received,
-        )
 
-    if not expected_visit:
-        if visited:
-            return feedback(Verdict.EXTRA, "not visited", "visited", extra_reason(ctx, name))
-        return feedback(Verdict.PRUNED, None, None, pruned_reason(ctx, name))
-    if not visited:
-        return feedback(
-            Verdict.MISSED,
-            "visited",
-            "not visited",
-            f"{name} was never visited, but the reference searches it.",
-        )
-    if name in student.repeated:
-        return feedback(
-            Verdict.REPEATED,
-            "searched once",
-            "searched again",
-            f"{name} was searched again after your search had finished it.",
-        )
-    sibling = student.out_of_order.get(name)
-    if sibling is not None:
-        return feedback(
-            Verdict.OUT_OF_ORDER,
-            f"after {sibling}",
-            f"before {sibling}",
-            f"{name} was visited before {sibling}, which comes first in search order "
-            f"({order_text(ctx)}).",
-        )
-    mismatch = ctx.bounds_mismatch(name)
-    if mismatch is not None:
-        return feedback(Verdict.WRONG_BOUNDS, mismatch.expected, mismatch.actual, mismatch.message)
-    mismatch = ctx.value_mismatch(name, allowed)
-    if mismatch is not None:
-        return feedback(Verdict.WRONG_VALUE, mismatch.expected, mismatch.actual, mismatch.message)
-    expected_text = None if allowed is None else allowed.describe()
-    if returned is None or returned[1].value is None or allowed is None:
+Judgement = tuple[Verdict, str | None, str | None, str]
+"""A verdict with its expected and actual texts and its sentence."""
+
+
+class NodeJudge:
+    """The verdicts on nodes, with the context's tables at hand to judge node after node."""
+
+    __slots__ = (
+        "ctx",
+        "first_visit",
+        "out_of_order",
+        "ref_visited",
+        "repeated",
+        "wrong_bounds",
+        "wrong_values",
+    )
+
+    def __init__(self, ctx: Context) -> None:
+        student = ctx.student
+        self.ctx = ctx
+        self.first_visit = student.first_visit
+        self.repeated = student.repeated
+        self.out_of_order = student.out_of_order
+        self.ref_visited = ctx.ref_visited
+        self.wrong_bounds = ctx.wrong_bounds
+        self.wrong_values = ctx.wrong_values
+
+    def __call__(self, name: str, allowed: Allowed | None, returned: Number | None) -> Judgement:
+        """The judgement on ``name``, which may return ``allowed`` and returned ``returned``."""
+        if name in self.ref_visited:
+            return self.searched(name, allowed, returned)
+        if name in self.first_visit:
+            return Verdict.EXTRA, "not visited", "visited", extra_reason(self.ctx, name)
+        return Verdict.PRUNED, None, None, pruned_reason(self.ctx, name)
+
+    def searched(self, name: str, allowed: Allowed | None, returned: Number | None) -> Judgement:
+        """The judgement on a node the reference searches."""
+        if name not in self.first_visit:
+            return (
+                Verdict.MISSED,
+                "visited",
+                "not visited",
+                f"{name} was never visited, but the reference searches it.",
+            )
+        if name in self.repeated:
+            return (
+                Verdict.REPEATED,
+                "searched once",
+                "searched again",
+                f"{name} was searched again after your search had finished it.",
+            )
+        sibling = self.out_of_order.get(name)
+        if sibling is not None:
+            return (
+                Verdict.OUT_OF_ORDER,
+                f"after {sibling}",
+                f"before {sibling}",
+                f"{name} was visited before {sibling}, which comes first in search order "
+                f"({order_text(self.ctx)}).",
+            )
+        # Only the few nodes screened out by the context need the full check.
+        mismatch = self.ctx.bounds_mismatch(name) if name in self.wrong_bounds else None
+        if mismatch is not None:
+            return Verdict.WRONG_BOUNDS, mismatch.expected, mismatch.actual, mismatch.message
+        mismatch = self.ctx.value_mismatch(name, allowed) if name in self.wrong_values else None
+        if mismatch is not None:
+            return Verdict.WRONG_VALUE, mismatch.expected, mismatch.actual, mismatch.message
+        if allowed is None:
+            return Verdict.NOT_OBSERVED, None, None, self.not_observed(name)
+        exact = allowed.exact
+        expected = show(allowed.low) if exact else allowed.describe()
+        if returned is None:
+            return Verdict.NOT_OBSERVED, expected, None, self.not_observed(name)
+        value = show(returned)
+        within = "" if exact else f", within {expected}"
+        return Verdict.OK, expected, value, f"{name} returned {value}{within}."
+
+    def not_observed(self, name: str) -> str:
+        """The sentence for a node searched as the reference does, whose value went unseen."""
         why = (
             "values are not observed in the decision-function form"
-            if ctx.observed.decision_style
+            if self.ctx.observed.decision_style
             else "no value returned for it was observed"
         )
-        return feedback(Verdict.NOT_OBSERVED, expected_text, None, f"{name} was visited; {why}.")
-    value = format_value(returned[1].value)
-    within = "" if allowed.exact else f", within {allowed.describe()}"
-    return feedback(Verdict.OK, expected_text, value, f"{name} returned {value}{within}.")
+        return f"{name} was visited; {why}."

@@ -1,0 +1,98 @@
+"""One quick pass over every node that finds the few needing a closer look.
+
+Most nodes of a large tree are fine: they received the reference's window and depth and
+returned a value they may return. The checks in :mod:`reference.feedback.checks` explain
+a difference in a sentence; the functions here only tell which nodes have one, cheaply
+enough to run on every node of a tree with a million nodes. Each must agree exactly with
+the check it screens for (``name in wrong_bounds(...)`` iff ``bounds_mismatch(name)``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from reference.feedback.values import Allowed, allowed_values, same
+from reference.observed import Call, Return
+from reference.tree import Number
+
+
+def screen_values(
+    names: Iterable[str],
+    values: dict[str, Number],
+    windows: dict[str, tuple[Number, Number]],
+    returns: dict[str, tuple[int, Return]],
+    *,
+    prune_on_equality: bool,
+) -> tuple[dict[str, Allowed], set[str]]:
+    """What each of ``names`` (with a true value) may return, and which of them returned
+    something else (``name in wrong`` iff ``value_mismatch(name)``).
+
+    An :class:`Allowed` is immutable, so the exact answers for int values are shared
+    rather than built once per node.
+    """
+    table: dict[str, Allowed] = {}
+    wrong: set[str] = set()
+    shared: dict[int, Allowed] = {}
+    for name in names:
+        value = values.get(name)
+        if value is None:
+            continue
+        entry = returns.get(name)
+        returned = None if entry is None else entry[1].value
+        window = windows.get(name)
+        if window is not None:
+            alpha, beta = window
+            outside = (
+                value <= alpha or value >= beta
+                if prune_on_equality
+                else value < alpha or value > beta
+            )
+            if outside:
+                allowed = table[name] = allowed_values(
+                    value, window, prune_on_equality=prune_on_equality
+                )
+                if entry is not None and (returned is None or not allowed.contains(returned)):
+                    wrong.add(name)
+                continue
+        if type(value) is int:
+            exact = shared.get(value)
+            if exact is None:
+                exact = shared[value] = Allowed.exactly(value)
+            table[name] = exact
+        else:
+            table[name] = Allowed.exactly(value)
+        # Equal numbers are always the same; only unequal ones need the tolerance.
+        if entry is not None and (
+            returned is None or not (returned == value or same(returned, value))
+        ):
+            wrong.add(name)
+    return table, wrong
+
+
+def wrong_bounds(
+    calls: dict[str, tuple[int, Call]],
+    windows: dict[str, tuple[Number, Number]],
+    expected_depth: Callable[[str], int | None],
+) -> set[str]:
+    """The nodes whose first call received another window or depth than the reference's.
+
+    ``expected_depth`` gives the depth argument a node should receive (None: any).
+    """
+    wrong: set[str] = set()
+    for name, (_, call) in calls.items():
+        got_alpha, got_beta = call.alpha, call.beta
+        window = windows.get(name)
+        if window is not None and got_alpha is not None and got_beta is not None:
+            alpha, beta = window
+            # Equal numbers are always the same; only unequal ones need the tolerance.
+            if not (
+                (got_alpha == alpha or same(got_alpha, alpha))
+                and (got_beta == beta or same(got_beta, beta))
+            ):
+                wrong.add(name)
+                continue
+        if call.depth is not None:
+            depth = expected_depth(name)
+            if depth is not None and call.depth != depth:
+                wrong.add(name)
+    return wrong
