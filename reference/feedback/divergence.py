@@ -6,67 +6,126 @@ the reference's next node (extra, out of order, or skipping one), a received win
 depth that differs, a returned value that is not allowed. If the events run out before the
 reference's visits do, the next unvisited node is the divergence; if the search itself
 matched, a wrong final answer is.
+
+Rather than reading every event again, each kind of divergence is found where the
+student's view says it can be (the first repeat, the first first-visit out of the
+reference's order, the calls with wrong bounds, the returns) and the earliest one wins.
+Until the first departure from the reference's order, the student's first visits are the
+reference's, so how far the reference had got at any event is a count of first visits.
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 from reference.feedback.answer import Answer
 from reference.feedback.checks import Context
 from reference.feedback.explain import extra_divergence, missed_divergence, order_divergence
 from reference.feedback.verdicts import Divergence
-from reference.observed import Call, Visit
 from reference.values import format_value
+
+Cause = Literal["repeated", "departure", "bounds", "inside", "value"]
+"""What went wrong first: a repeat, a first visit out of order, a window or depth, a node
+that returned while the reference still searches inside it, a value."""
 
 
 def first_divergence(ctx: Context, answer: Answer) -> Divergence | None:
     """The earliest point where the student's search departs from the reference, or None."""
     student = ctx.student
     expected = ctx.ref.order
-    matched = 0
-    repeated_at = {position: name for name, position in student.repeated.items()}
-    for position, event in enumerate(ctx.observed.events):
-        name = event.node
-        if name not in ctx.tree:
-            continue
-        if repeated_at.get(position) == name:
-            return Divergence(name, _repeated_message(ctx, name, position), position)
-        seen = student.first_visit.get(name)
-        if isinstance(event, Visit):
-            if seen != position:
-                continue
-            if matched < len(expected) and expected[matched] == name:
-                matched += 1
-                call = student.calls.get(name)
-                if call is not None and call[0] < position:
-                    mismatch = ctx.bounds_mismatch(name)
-                    if mismatch is not None:
-                        return Divergence(name, mismatch.message, position)
-                continue
-            following = expected[matched] if matched < len(expected) else None
-            node, message = _departure(ctx, name, following)
-            return Divergence(node, message, position)
-        if seen is None or seen > position:
-            continue  # only the calls and returns of a node already visited are judged
-        if isinstance(event, Call):
-            if student.calls[name][0] == position:
-                mismatch = ctx.bounds_mismatch(name)
-                if mismatch is not None:
-                    return Divergence(name, mismatch.message, position)
-        elif student.returns[name][0] == position and name in ctx.ref_visited:
-            following = expected[matched] if matched < len(expected) else None
-            if following is not None and ctx.geometry.contains(name, following):
-                # it returned while the reference still searches inside it
-                node, message = missed_divergence(ctx, following)
-                return Divergence(node, message, position)
-            mismatch = ctx.value_mismatch(name)
-            if mismatch is not None:
-                return Divergence(name, mismatch.message, position)
-    if matched < len(expected):
-        node, message = missed_divergence(ctx, expected[matched])
+    first_visit = student.first_visit
+    visits = list(first_visit.values())  # first-visit positions, in the order of ``order``
+    departs = _departure_index(student.order, expected)
+    limit = visits[departs] if departs < len(visits) else len(ctx.observed.events)
+    cause: tuple[Cause, str] | None = None
+    if departs < len(visits):
+        cause = ("departure", student.order[departs])
+    for name, position in student.repeated.items():
+        if position < limit:
+            limit, cause = position, ("repeated", name)
+    for name in ctx.wrong_bounds:
+        seen = first_visit.get(name)
+        if seen is None:
+            continue  # calls before any visit are not judged
+        # A call before the first visit is judged at the visit, once it matched.
+        position = max(seen, student.calls[name][0])
+        if position < limit:
+            limit, cause = position, ("bounds", name)
+    found = _first_wrong_return(ctx, visits[:departs], limit)
+    if found is not None:
+        limit, cause = found
+    if cause is not None:
+        return _divergence(ctx, cause, limit, departs)
+    if departs < len(expected):
+        node, message = missed_divergence(ctx, expected[departs])
         return Divergence(node, message)
     if answer.message is not None:
         return Divergence(ctx.tree.root.name, answer.message)
     return None
+
+
+def _departure_index(order: list[str], expected: list[str]) -> int:
+    """How many of the student's first visits follow the reference's order."""
+    if order == expected[: len(order)]:
+        return len(order)
+    for at, name in enumerate(order):
+        if at >= len(expected) or expected[at] != name:
+            return at
+    return len(order)
+
+
+def _first_wrong_return(
+    ctx: Context, visits: list[int], limit: int
+) -> tuple[int, tuple[Cause, str]] | None:
+    """The earliest return before ``limit`` that is wrong, given the first visits that
+    matched the reference (their positions, ``visits``)."""
+    expected = ctx.ref.order
+    ref_visited, wrong_values = ctx.ref_visited, ctx.wrong_values
+    first_visit = ctx.student.first_visit
+    index, end = ctx.geometry.index, ctx.geometry.end
+    matched = 0
+    for name, (position, _) in ctx.student.returns.items():  # in the order of position
+        if position >= limit:
+            return None
+        while matched < len(visits) and visits[matched] < position:
+            matched += 1
+        if name not in ref_visited:
+            continue
+        seen = first_visit.get(name)
+        if seen is None or seen > position:
+            continue  # only the returns of a node already visited are judged
+        if matched < len(expected):
+            at = index[name]
+            if at <= index[expected[matched]] < end[at]:
+                return position, ("inside", name)
+        if name in wrong_values:
+            return position, ("value", name)
+    return None
+
+
+def _divergence(ctx: Context, cause: tuple[Cause, str], position: int, departs: int) -> Divergence:
+    kind, name = cause
+    expected = ctx.ref.order
+    if kind == "repeated":
+        return Divergence(name, _repeated_message(ctx, name, position), position)
+    if kind == "departure":
+        following = expected[departs] if departs < len(expected) else None
+        node, message = _departure(ctx, name, following)
+        return Divergence(node, message, position)
+    if kind == "bounds":
+        mismatch = ctx.bounds_mismatch(name)
+    elif kind == "value":
+        mismatch = ctx.value_mismatch(name)
+    else:  # it returned while the reference still searches inside it
+        matched = _visits_before(ctx, position)
+        node, message = missed_divergence(ctx, expected[matched])
+        return Divergence(node, message, position)
+    assert mismatch is not None
+    return Divergence(name, mismatch.message, position)
+
+
+def _visits_before(ctx: Context, position: int) -> int:
+    return sum(1 for seen in ctx.student.first_visit.values() if seen < position)
 
 
 def _departure(ctx: Context, name: str, expected: str | None) -> tuple[str, str]:
