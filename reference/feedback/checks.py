@@ -53,18 +53,22 @@ class Context:
         """True values from MAX's point of view."""
         self.values = negamax_values(tree, self.max_values) if self.negamax else self.max_values
         """True values as the algorithm returns them (the mover's view in negamax)."""
-        self.ref_visited = set(self.ref.order)
+        self.ref_visited = self.ref.visited
         self.depth_counts_down = self._depth_counts_down()
         self.allowed_at, self.wrong_values = screen_values(
             self.ref.order,
             self.values,
             self.ref.windows,
-            self.student.returns,
+            self.student.returned,
             prune_on_equality=self.options.prune_on_equality,
         )
         """What each node the reference visits may return (see :meth:`allowed`), and those
         of them that :meth:`value_mismatch` finds a mismatch at."""
-        self.wrong_bounds = wrong_bounds(self.student.calls, self.ref.windows, self.expected_depth)
+        self.wrong_bounds: set[str] = set()  # without windows or a depth limit, any will do
+        if self.ref.windows or self.options.depth_limit is not None:
+            self.wrong_bounds = wrong_bounds(
+                self.student.calls, self.student.events, self.ref.windows, self.expected_depth
+            )
         """The nodes :meth:`bounds_mismatch` finds a mismatch at."""
         self.cut_at: dict[str, tuple[str, str]] = {}
         """The cut-off of each child cut off, as :mod:`reference.feedback.explain` tells it."""
@@ -74,8 +78,8 @@ class Context:
 
         The convention is read off the root's call: a root called with depth 0 counts up.
         """
-        root_call = self.student.calls.get(self.tree.root.name)
-        return root_call is None or root_call[1].depth != 0
+        root_call = self.student.first_call(self.tree.root.name)
+        return root_call is None or root_call.depth != 0
 
     @property
     def windowed(self) -> bool:
@@ -106,10 +110,9 @@ class Context:
 
     def bounds_mismatch(self, name: str) -> Mismatch | None:
         """How the window (or depth) ``name`` received differs from the reference's."""
-        entry = self.student.calls.get(name)
-        if entry is None:
+        call = self.student.first_call(name)
+        if call is None:
             return None
-        call = entry[1]
         window = self.ref.windows.get(name)
         if window is not None and call.alpha is not None and call.beta is not None:
             alpha, beta = window
@@ -136,13 +139,12 @@ class Context:
 
         ``allowed`` saves working out :meth:`allowed` again.
         """
-        entry = self.student.returns.get(name)
-        if entry is None:
+        returned = self.student.first_return(name)
+        if returned is None:
             return None
         allowed = allowed or self.allowed(name)
-        if entry is None or allowed is None:
+        if allowed is None:
             return None
-        returned = entry[1]
         if returned.value is None:
             return Mismatch(
                 allowed.describe(),

@@ -48,7 +48,7 @@ def first_divergence(ctx: Context, answer: Answer) -> Divergence | None:
         if seen is None:
             continue  # calls before any visit are not judged
         # A call before the first visit is judged at the visit, once it matched.
-        position = max(seen, student.calls[name][0])
+        position = max(seen, student.calls[name])
         if position < limit:
             limit, cause = position, ("bounds", name)
     found = _first_wrong_return(ctx, visits[:departs], limit)
@@ -84,7 +84,7 @@ def _first_wrong_return(
     first_visit = ctx.student.first_visit
     index, end = ctx.geometry.index, ctx.geometry.end
     matched = 0
-    for name, (position, _) in ctx.student.returns.items():  # in the order of position
+    for name, position in ctx.student.returns.items():  # in the order of position
         if position >= limit:
             return None
         while matched < len(visits) and visits[matched] < position:
@@ -138,7 +138,8 @@ def _departure(ctx: Context, name: str, expected: str | None) -> tuple[str, str]
 
 
 def _repeated_message(ctx: Context, name: str, position: int) -> str:
-    returned = ctx.student.returns.get(name)
-    if returned is not None and returned[0] < position and returned[1].value is not None:
-        return f"{name} was searched again after it had returned {format_value(returned[1].value)}."
+    returned_at = ctx.student.returns.get(name)
+    value = ctx.student.returned.get(name)
+    if returned_at is not None and returned_at < position and value is not None:
+        return f"{name} was searched again after it had returned {format_value(value)}."
     return f"Your search came back to {name} after it had moved on from it."

@@ -65,9 +65,7 @@ def judge_nodes(ctx: Context, names: Iterable[str]) -> tuple[NodeFeedback, ...]:
     """
     names = list(names)
     student = ctx.student
-    returned = [
-        None if entry is None else entry[1].value for entry in map(student.returns.get, names)
-    ]
+    returned = list(map(student.returned.get, names))
     allowed = list(map(ctx.allowed_at.get, names))  # only nodes the reference visits are in it
     judgements = list(map(NodeJudge(ctx), names, allowed, returned))
     return tuple(

@@ -38,6 +38,8 @@ class ReferenceView:
     cutoffs: dict[str, tuple[Backup, Cutoff]] = field(default_factory=dict)
     """Each cut-off with the back-up that caused it, by the name of the node that cut."""
     unvisited: dict[str, Unvisited] = field(default_factory=dict)
+    visited: set[str] = field(default_factory=set)
+    """The nodes in ``order``."""
 
     @property
     def windowed(self) -> bool:
@@ -64,14 +66,16 @@ def read_reference(result: SearchResult, geometry: Geometry) -> ReferenceView:
             view.cutoffs[event.node] = (last_backup, event)
             for child in event.pruned:
                 pruned_by[child] = event.node
-    _explain_unvisited(view, pruned_by, geometry, result.options.depth_limit)
+    view.visited = set(order)
+    if len(view.visited) < len(geometry.names):
+        _explain_unvisited(view, pruned_by, geometry, result.options.depth_limit)
     return view
 
 
 def _explain_unvisited(
     view: ReferenceView, pruned_by: dict[str, str], geometry: Geometry, limit: int | None
 ) -> None:
-    visited = set(view.order)
+    visited = view.visited
     unvisited = view.unvisited
     for node in geometry.tree:  # preorder: a parent's reason is known before its children's
         name = node.name

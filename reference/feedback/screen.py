@@ -10,9 +10,10 @@ the check it screens for (``name in wrong_bounds(...)`` iff ``bounds_mismatch(na
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import cast
 
 from reference.feedback.values import Allowed, allowed_values, same
-from reference.observed import Call, Return
+from reference.observed import Call, ObservedEvent
 from reference.tree import Number
 
 
@@ -20,7 +21,7 @@ def screen_values(
     names: Iterable[str],
     values: dict[str, Number],
     windows: dict[str, tuple[Number, Number]],
-    returns: dict[str, tuple[int, Return]],
+    returned: dict[str, Number | None],
     *,
     prune_on_equality: bool,
 ) -> tuple[dict[str, Allowed], set[str]]:
@@ -37,8 +38,9 @@ def screen_values(
         value = values.get(name)
         if value is None:
             continue
-        entry = returns.get(name)
-        returned = None if entry is None else entry[1].value
+        # A node that never returned is fine; one that returned None is not.
+        checked = name in returned
+        got = returned[name] if checked else None
         window = windows.get(name)
         if window is not None:
             alpha, beta = window
@@ -51,7 +53,7 @@ def screen_values(
                 allowed = table[name] = allowed_values(
                     value, window, prune_on_equality=prune_on_equality
                 )
-                if entry is not None and (returned is None or not allowed.contains(returned)):
+                if checked and (got is None or not allowed.contains(got)):
                     wrong.add(name)
                 continue
         if type(value) is int:
@@ -62,15 +64,14 @@ def screen_values(
         else:
             table[name] = Allowed.exactly(value)
         # Equal numbers are always the same; only unequal ones need the tolerance.
-        if entry is not None and (
-            returned is None or not (returned == value or same(returned, value))
-        ):
+        if checked and (got is None or not (got == value or same(got, value))):
             wrong.add(name)
     return table, wrong
 
 
 def wrong_bounds(
-    calls: dict[str, tuple[int, Call]],
+    calls: dict[str, int],
+    events: list[ObservedEvent],
     windows: dict[str, tuple[Number, Number]],
     expected_depth: Callable[[str], int | None],
 ) -> set[str]:
@@ -79,7 +80,8 @@ def wrong_bounds(
     ``expected_depth`` gives the depth argument a node should receive (None: any).
     """
     wrong: set[str] = set()
-    for name, (_, call) in calls.items():
+    for name, position in calls.items():
+        call = cast(Call, events[position])
         got_alpha, got_beta = call.alpha, call.beta
         window = windows.get(name)
         if window is not None and got_alpha is not None and got_beta is not None:

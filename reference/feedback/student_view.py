@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from reference.feedback.geometry import Geometry
-from reference.observed import Call, Observed, Return, Visit
+from reference.observed import Call, Observed, ObservedEvent, Return, Visit
 from reference.tree import Number
 
 NEVER, OPEN, FINISHED = 0, 1, 2
@@ -23,13 +23,17 @@ NEVER, OPEN, FINISHED = 0, 1, 2
 class StudentView:
     """The student's search, indexed by node (event positions index ``Observed.events``)."""
 
+    events: list[ObservedEvent] = field(default_factory=list)
+    """The events read (``Observed.events``)."""
     first_visit: dict[str, int] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)
     """Nodes in the order of their first visit."""
-    calls: dict[str, tuple[int, Call]] = field(default_factory=dict)
-    """The first call of an entry function on each node, with its position."""
-    returns: dict[str, tuple[int, Return]] = field(default_factory=dict)
-    """The first return from each node, with its position."""
+    calls: dict[str, int] = field(default_factory=dict)
+    """Where the first call of an entry function on each node is, in the order of position."""
+    returns: dict[str, int] = field(default_factory=dict)
+    """Where the first return from each node is, in the order of position."""
+    returned: dict[str, Number | None] = field(default_factory=dict)
+    """The value of each node's first return (None: not a number, see :meth:`first_return`)."""
     received: dict[str, tuple[Number | None, Number | None]] = field(default_factory=dict)
     """The (alpha, beta) of each first call that had a bound."""
     repeated: dict[str, int] = field(default_factory=dict)
@@ -41,17 +45,35 @@ class StudentView:
         """True when the student's code asked the game about ``name``."""
         return name in self.first_visit
 
+    def first_call(self, name: str) -> Call | None:
+        """The first call of an entry function on ``name``."""
+        position = self.calls.get(name)
+        if position is None:
+            return None
+        call = self.events[position]
+        assert isinstance(call, Call)
+        return call
+
+    def first_return(self, name: str) -> Return | None:
+        """The first return from ``name``."""
+        position = self.returns.get(name)
+        if position is None:
+            return None
+        returned = self.events[position]
+        assert isinstance(returned, Return)
+        return returned
+
 
 def read_student(observed: Observed, geometry: Geometry) -> StudentView:
     """Index ``observed``; events about nodes that are not in the tree are ignored."""
-    view = StudentView()
+    view = StudentView(observed.events)
     # Nodes are handled by preorder position here: a subtree is the interval
     # index <= i < end[index], so relatedness is two comparisons.
     index, end = geometry.index, geometry.end
     state = bytearray(len(end))
     stack: list[int] = []  # the open nodes, the root at the bottom
     first_visit, calls, returns = view.first_visit, view.calls, view.returns
-    received, repeated = view.received, view.repeated
+    returned, received, repeated = view.returned, view.received, view.repeated
     in_preorder = True  # whether the first visits come in the tree's preorder
     latest_first = -1
     for position, event in enumerate(observed.events):
@@ -81,14 +103,15 @@ def read_student(observed: Observed, geometry: Geometry) -> StudentView:
             state[at] = OPEN
         elif type(event) is Call:
             if name not in calls:
-                calls[name] = (position, event)
+                calls[name] = position
                 if event.alpha is not None or event.beta is not None:
                     received[name] = (event.alpha, event.beta)
             if state[at] == FINISHED:
                 repeated.setdefault(name, position)
         elif type(event) is Return:
             if name not in returns:
-                returns[name] = (position, event)
+                returns[name] = position
+                returned[name] = event.value
             if state[at] == OPEN:
                 if stack[-1] == at:  # the usual case: the innermost open node returns
                     stack.pop()
