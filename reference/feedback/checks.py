@@ -72,6 +72,8 @@ class Context:
         """The nodes :meth:`bounds_mismatch` finds a mismatch at."""
         self.cut_at: dict[str, tuple[str, str]] = {}
         """The cut-off of each child cut off, as :mod:`reference.feedback.explain` tells it."""
+        self.pruned_rest: dict[int, str] = {}
+        """The end of the sentence for pruned nodes, by the ``id`` of their ``Unvisited``."""
 
     def _depth_counts_down(self) -> bool:
         """Whether the student's depth argument is the depth remaining (else: depth so far).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from reference.feedback.checks import Context
+from reference.feedback.reference_view import Unvisited
 from reference.tree import Kind
 from reference.values import format_value
 
@@ -72,12 +73,21 @@ def extra_reason(ctx: Context, name: str) -> str:
 def pruned_reason(ctx: Context, name: str) -> str:
     """One node's sentence for the verdict ``pruned``."""
     why = ctx.ref.unvisited.get(name)
+    # The sentence goes on the same way for every node under one cut-off: make it once.
+    # ``why`` is one object per cut-off, kept alive by the reference view.
+    rest = ctx.pruned_rest.get(id(why))
+    if rest is None:
+        rest = ctx.pruned_rest[id(why)] = _pruned_rest(ctx, why)
+    return name + rest
+
+
+def _pruned_rest(ctx: Context, why: Unvisited | None) -> str:
     if why is not None and why.reason == "pruned":
         parent, test = _cut(ctx, why.at)
-        return f"{name} was correctly never visited (pruned at {parent}: {test})."
+        return f" was correctly never visited (pruned at {parent}: {test})."
     if why is not None and why.reason == "depth":
-        return f"{name} was correctly never visited (it lies below the depth limit)."
-    return f"{name} was correctly never visited."
+        return " was correctly never visited (it lies below the depth limit)."
+    return " was correctly never visited."
 
 
 def missed_divergence(ctx: Context, name: str) -> tuple[str, str]:

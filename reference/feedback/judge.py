@@ -89,25 +89,24 @@ Judgement = tuple[Verdict, str | None, str | None, str]
 class NodeJudge:
     """The verdicts on nodes, with the context's tables at hand to judge node after node."""
 
-    __slots__ = (
-        "ctx",
-        "first_visit",
-        "out_of_order",
-        "ref_visited",
-        "repeated",
-        "wrong_bounds",
-        "wrong_values",
-    )
+    __slots__ = ("ctx", "described", "first_visit", "ref_visited", "suspects")
 
     def __init__(self, ctx: Context) -> None:
         student = ctx.student
         self.ctx = ctx
         self.first_visit = student.first_visit
-        self.repeated = student.repeated
-        self.out_of_order = student.out_of_order
         self.ref_visited = ctx.ref_visited
-        self.wrong_bounds = ctx.wrong_bounds
-        self.wrong_values = ctx.wrong_values
+        self.suspects = (
+            student.repeated.keys()
+            | student.out_of_order.keys()
+            | ctx.wrong_bounds
+            | ctx.wrong_values
+        )
+        """The nodes that may get a verdict worse than missed: all others are fine."""
+        self.described: dict[int, tuple[bool, str]] = {}
+        """Whether an :class:`Allowed` is exact, and its text, by ``id``: the exact answers of
+        int values are shared (see :mod:`reference.feedback.screen`) and all are kept alive
+        by the context while the nodes are judged."""
 
     def __call__(self, name: str, allowed: Allowed | None, returned: Number | None) -> Judgement:
         """The judgement on ``name``, which may return ``allowed`` and returned ``returned``."""
@@ -126,38 +125,49 @@ class NodeJudge:
                 "not visited",
                 f"{name} was never visited, but the reference searches it.",
             )
-        if name in self.repeated:
+        if name in self.suspects:
+            judgement = self.suspected(name, allowed)
+            if judgement is not None:
+                return judgement
+        if allowed is None:
+            return Verdict.NOT_OBSERVED, None, None, self.not_observed(name)
+        described = self.described.get(id(allowed))
+        if described is None:
+            described = self.described[id(allowed)] = (allowed.exact, allowed.describe())
+        exact, expected = described
+        if returned is None:
+            return Verdict.NOT_OBSERVED, expected, None, self.not_observed(name)
+        value = str(returned) if type(returned) is int else show(returned)
+        within = "" if exact else f", within {expected}"
+        return Verdict.OK, expected, value, f"{name} returned {value}{within}."
+
+    def suspected(self, name: str, allowed: Allowed | None) -> Judgement | None:
+        """The judgement on a visited node that was repeated, out of order, or screened for a
+        wrong window, depth or value; None when it is fine after all."""
+        ctx = self.ctx
+        if name in ctx.student.repeated:
             return (
                 Verdict.REPEATED,
                 "searched once",
                 "searched again",
                 f"{name} was searched again after your search had finished it.",
             )
-        sibling = self.out_of_order.get(name)
+        sibling = ctx.student.out_of_order.get(name)
         if sibling is not None:
             return (
                 Verdict.OUT_OF_ORDER,
                 f"after {sibling}",
                 f"before {sibling}",
                 f"{name} was visited before {sibling}, which comes first in search order "
-                f"({order_text(self.ctx)}).",
+                f"({order_text(ctx)}).",
             )
-        # Only the few nodes screened out by the context need the full check.
-        mismatch = self.ctx.bounds_mismatch(name) if name in self.wrong_bounds else None
+        mismatch = ctx.bounds_mismatch(name) if name in ctx.wrong_bounds else None
         if mismatch is not None:
             return Verdict.WRONG_BOUNDS, mismatch.expected, mismatch.actual, mismatch.message
-        mismatch = self.ctx.value_mismatch(name, allowed) if name in self.wrong_values else None
+        mismatch = ctx.value_mismatch(name, allowed) if name in ctx.wrong_values else None
         if mismatch is not None:
             return Verdict.WRONG_VALUE, mismatch.expected, mismatch.actual, mismatch.message
-        if allowed is None:
-            return Verdict.NOT_OBSERVED, None, None, self.not_observed(name)
-        exact = allowed.exact
-        expected = show(allowed.low) if exact else allowed.describe()
-        if returned is None:
-            return Verdict.NOT_OBSERVED, expected, None, self.not_observed(name)
-        value = show(returned)
-        within = "" if exact else f", within {expected}"
-        return Verdict.OK, expected, value, f"{name} returned {value}{within}."
+        return None
 
     def not_observed(self, name: str) -> str:
         """The sentence for a node searched as the reference does, whose value went unseen."""

@@ -29,7 +29,8 @@ class StudentView:
     order: list[str] = field(default_factory=list)
     """Nodes in the order of their first visit."""
     calls: dict[str, int] = field(default_factory=dict)
-    """Where the first call of an entry function on each node is, in the order of position."""
+    """Where the first call of an entry function on each node is, in the order of position,
+    for the first calls that received a bound or a depth (the others have nothing to judge)."""
     returns: dict[str, int] = field(default_factory=dict)
     """Where the first return from each node is, in the order of position."""
     returned: dict[str, Number | None] = field(default_factory=dict)
@@ -46,7 +47,7 @@ class StudentView:
         return name in self.first_visit
 
     def first_call(self, name: str) -> Call | None:
-        """The first call of an entry function on ``name``."""
+        """The first call of an entry function on ``name``, if it received a bound or a depth."""
         position = self.calls.get(name)
         if position is None:
             return None
@@ -71,6 +72,7 @@ def read_student(observed: Observed, geometry: Geometry) -> StudentView:
     # index <= i < end[index], so relatedness is two comparisons.
     index, end = geometry.index, geometry.end
     state = bytearray(len(end))
+    called = bytearray(len(end))
     stack: list[int] = []  # the open nodes, the root at the bottom
     first_visit, calls, returns = view.first_visit, view.calls, view.returns
     returned, received, repeated = view.returned, view.received, view.repeated
@@ -84,6 +86,8 @@ def read_student(observed: Observed, geometry: Geometry) -> StudentView:
         if type(event) is Visit:
             if stack:
                 top = stack[-1]
+                if top == at:
+                    continue  # asked about the innermost open node again
                 if not (top <= at < end[top] or at <= top < end[at]):
                     _close_unrelated(stack, state, at, end)
             status = state[at]
@@ -102,10 +106,13 @@ def read_student(observed: Observed, geometry: Geometry) -> StudentView:
                 stack.append(at)
             state[at] = OPEN
         elif type(event) is Call:
-            if name not in calls:
-                calls[name] = position
+            if not called[at]:
+                called[at] = 1
                 if event.alpha is not None or event.beta is not None:
+                    calls[name] = position
                     received[name] = (event.alpha, event.beta)
+                elif event.depth is not None:
+                    calls[name] = position
             if state[at] == FINISHED:
                 repeated.setdefault(name, position)
         elif type(event) is Return:
