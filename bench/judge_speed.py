@@ -1,0 +1,85 @@
+"""What judging costs per node: ``reference.feedback.judge`` on a correct search of random
+trees of growing size (and, with --tictactoe, the full tic-tac-toe tree), with the
+in-process run that recorded the search beside it as the scale.
+
+Usage: .venv/bin/python bench/judge_speed.py [--sizes 1000,10000,100000] [--repeat 5]
+       [--algorithm minimax|alphabeta] [--tictactoe]
+Prints medians of --repeat runs (µs per node), with the collector paused as
+worker.grading does. No root needed: nothing runs in the sandbox.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from grading_cost import random_tree  # the sibling script: bench/ is on the path when run
+
+from reference.allocation import gc_paused
+from reference.feedback import judge
+from reference.games import generate
+from reference.search import search
+from reference.tree import Tree
+from worker.harness.local import entry_spec, run_local
+
+IMPLEMENTATIONS = Path(__file__).resolve().parents[1] / "exercises/implementations"
+SOURCES = {
+    "minimax": IMPLEMENTATIONS / "minimax/correct_plain.py",
+    "alphabeta": IMPLEMENTATIONS / "alphabeta/correct_fail_soft.py",
+}
+
+
+def median_time(action: Callable[[], object], repeat: int) -> float:
+    """The median wall time of ``repeat`` runs of ``action``, the collector paused."""
+    times = []
+    for _ in range(repeat):
+        with gc_paused():
+            start = time.perf_counter()
+            action()
+            times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def measure(tree: Tree, algorithm: str, repeat: int) -> tuple[float, float]:
+    """The median times of a correct run recorded in process and of judging it."""
+    source = SOURCES[algorithm].read_text()
+    spec = entry_spec(algorithm, ("max_value", "min_value"), tree)
+    reference = search(tree, algorithm)
+    observed = run_local(tree, source, spec).observed
+    feedback = judge(tree, reference, observed)
+    assert feedback.perfect, feedback.first_divergence
+    local = median_time(lambda: run_local(tree, source, spec), repeat)
+    judged = median_time(lambda: judge(tree, reference, observed), repeat)
+    return local, judged
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--algorithm", choices=sorted(SOURCES), default="minimax")
+    parser.add_argument("--tictactoe", action="store_true", help="also the full tic-tac-toe tree")
+    args = parser.parse_args()
+    trees = [(f"random {int(size):,}", random_tree(int(size))) for size in args.sizes.split(",")]
+    if args.tictactoe:
+        trees.append(("tic-tac-toe", generate("tictactoe")))
+    print(f"{args.algorithm}, medians of {args.repeat} runs")
+    print(
+        f"{'tree':>16} {'nodes':>9} {'judge s':>9} {'µs/node':>8} "
+        f"{'run_local s':>12} {'µs/node':>8} {'judge/run':>10}"
+    )
+    for label, tree in trees:
+        repeat = min(args.repeat, 3) if len(tree) > 200_000 else args.repeat
+        local, judged = measure(tree, args.algorithm, repeat)
+        nodes = len(tree)
+        print(
+            f"{label:>16} {nodes:>9,} {judged:>9.3f} {judged / nodes * 1e6:>8.2f} "
+            f"{local:>12.3f} {local / nodes * 1e6:>8.2f} {judged / local:>10.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
