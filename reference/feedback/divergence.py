@@ -83,18 +83,20 @@ def _first_wrong_return(
     ref_visited, wrong_values = ctx.ref_visited, ctx.wrong_values
     first_visit = ctx.student.first_visit
     index, end = ctx.geometry.index, ctx.geometry.end
+    visits = [*visits, limit]  # the last stops the count before any return considered
+    reference_done = len(expected)
     matched = 0
     for name, position in ctx.student.returns.items():  # in the order of position
         if position >= limit:
             return None
-        while matched < len(visits) and visits[matched] < position:
+        while visits[matched] < position:
             matched += 1
         if name not in ref_visited:
             continue
         seen = first_visit.get(name)
         if seen is None or seen > position:
             continue  # only the returns of a node already visited are judged
-        if matched < len(expected):
+        if matched < reference_done:
             at = index[name]
             if at <= index[expected[matched]] < end[at]:
                 return position, ("inside", name)

@@ -101,7 +101,7 @@ def missed_divergence(ctx: Context, name: str) -> tuple[str, str]:
             f"At {parent}: your search never visited {name}, "
             f"the first child of {parent} in search order."
         )
-    backup = ctx.ref.backups.get(previous)
+    backup = ctx.ref.backup(previous)
     if not ctx.windowed or backup is None:
         return parent, (
             f"At {parent}: after {previous} your search did not go on to {name}; "

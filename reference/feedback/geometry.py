@@ -20,7 +20,7 @@ class Geometry:
         self.order = order
         nodes = tree.nodes
         names = list(nodes)
-        index = {name: i for i, name in enumerate(names)}
+        index = dict(zip(names, range(len(names)), strict=True))
         end = [0] * len(names)
         edge_lists = [node.edges for node in nodes.values()]
         for i in range(len(names) - 1, -1, -1):  # a subtree ends where its last child's does

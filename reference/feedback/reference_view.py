@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from reference.feedback.geometry import Geometry
-from reference.search import Backup, Cutoff, Enter, SearchResult
+from reference.search import Backup, Cutoff, Enter, SearchResult, Trace
 from reference.tree import Number
 
 
@@ -33,13 +33,23 @@ class ReferenceView:
     order: list[str] = field(default_factory=list)
     """Nodes in the order the reference entered them."""
     windows: dict[str, tuple[Number, Number]] = field(default_factory=dict)
-    backups: dict[str, Backup] = field(default_factory=dict)
-    """The back-up of each searched child into its parent, by the child's name."""
+    trace: Trace = field(default_factory=lambda: Trace(()))
+    """The reference's trace, for what is looked up in it rarely (see :meth:`backup`)."""
+    _backups: dict[str, Backup] | None = None
     cutoffs: dict[str, tuple[Backup, Cutoff]] = field(default_factory=dict)
     """Each cut-off with the back-up that caused it, by the name of the node that cut."""
     unvisited: dict[str, Unvisited] = field(default_factory=dict)
     visited: set[str] = field(default_factory=set)
     """The nodes in ``order``."""
+
+    def backup(self, child: str) -> Backup | None:
+        """The back-up of ``child`` into its parent (only a missed node's sentence asks, so
+        they are indexed then)."""
+        if self._backups is None:
+            self._backups = {
+                event.child: event for event in self.trace if isinstance(event, Backup)
+            }
+        return self._backups.get(child)
 
     @property
     def windowed(self) -> bool:
@@ -49,8 +59,8 @@ class ReferenceView:
 
 def read_reference(result: SearchResult, geometry: Geometry) -> ReferenceView:
     """Index ``result``'s trace and explain every node it never visited."""
-    view = ReferenceView()
-    order, windows, backups = view.order, view.windows, view.backups
+    view = ReferenceView(trace=result.trace)
+    order, windows = view.order, view.windows
     pruned_by: dict[str, str] = {}
     last_backup: Backup | None = None
     for event in result.trace:
@@ -59,7 +69,6 @@ def read_reference(result: SearchResult, geometry: Geometry) -> ReferenceView:
             if event.alpha is not None and event.beta is not None:
                 windows[event.node] = (event.alpha, event.beta)
         elif type(event) is Backup:
-            backups[event.child] = event
             last_backup = event
         elif type(event) is Cutoff:
             assert last_backup is not None and last_backup.node == event.node
@@ -75,19 +84,20 @@ def read_reference(result: SearchResult, geometry: Geometry) -> ReferenceView:
 def _explain_unvisited(
     view: ReferenceView, pruned_by: dict[str, str], geometry: Geometry, limit: int | None
 ) -> None:
-    visited = view.visited
-    unvisited = view.unvisited
-    for node in geometry.tree:  # preorder: a parent's reason is known before its children's
-        name = node.name
-        for edge in node.edges:
+    """Give the top node of every unvisited subtree its reason, and its whole subtree (a
+    preorder interval) the same reason."""
+    visited, unvisited = view.visited, view.unvisited
+    tree, names, index, end = geometry.tree, geometry.names, geometry.index, geometry.end
+    for name in view.order:
+        for edge in tree[name].edges:
             child = edge.child
             if child in visited:
                 continue
-            if name in unvisited:
-                unvisited[child] = unvisited[name]
-            elif child in pruned_by:
-                unvisited[child] = Unvisited("pruned", child)
+            if child in pruned_by:
+                why = Unvisited("pruned", child)
             elif limit is not None and geometry.depth[name] >= limit:
-                unvisited[child] = Unvisited("depth", name)
+                why = Unvisited("depth", name)
             else:
-                unvisited[child] = Unvisited("other", child)
+                why = Unvisited("other", child)
+            at = index[child]
+            unvisited.update(dict.fromkeys(names[at : end[at]], why))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from operator import attrgetter
 
 from reference.search.negamax import mover, sign
 from reference.tree import Edge, Kind, Number, Tree
@@ -111,6 +112,9 @@ def allowed_values(
     return Allowed.exactly(true_value)
 
 
+_child = attrgetter("child")
+
+
 def true_values(tree: Tree, depth_limit: int | None = None) -> dict[str, Number]:
     """The expectiminimax value of every node (from MAX's point of view), bottom-up.
 
@@ -126,6 +130,7 @@ def true_values(tree: Tree, depth_limit: int | None = None) -> dict[str, Number]
             for edge in node.edges:
                 depth[edge.child] = depth[node.name] + 1
     values: dict[str, Number] = {}
+    value_of = values.__getitem__
     for node in reversed(nodes):  # reversed preorder: children before their parent
         name, kind, edges = node.name, node.kind, node.edges
         cut = False
@@ -145,11 +150,11 @@ def true_values(tree: Tree, depth_limit: int | None = None) -> dict[str, Number]
             if value is not None:
                 values[name] = value
         else:
+            best = max if kind is Kind.MAX else min
             try:
-                children = [values[edge.child] for edge in edges]
+                values[name] = best(map(value_of, map(_child, edges)))
             except KeyError:  # a child without a value: so is this node
                 continue
-            values[name] = max(children) if kind is Kind.MAX else min(children)
     return values
 
 
