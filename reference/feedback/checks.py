@@ -73,7 +73,8 @@ class Context:
         self.cut_at: dict[str, tuple[str, str]] = {}
         """The cut-off of each child cut off, as :mod:`reference.feedback.explain` tells it."""
         self.pruned_rest: dict[int, str] = {}
-        """The end of the sentence for pruned nodes, by the ``id`` of their ``Unvisited``."""
+        """The end of a pruned node's sentence, after its name, by the ``id`` of the
+        ``Unvisited`` that says why (see :func:`reference.feedback.explain.pruned_reason`)."""
 
     def _depth_counts_down(self) -> bool:
         """Whether the student's depth argument is the depth remaining (else: depth so far).

@@ -89,13 +89,23 @@ Judgement = tuple[Verdict, str | None, str | None, str]
 class NodeJudge:
     """The verdicts on nodes, with the context's tables at hand to judge node after node."""
 
-    __slots__ = ("ctx", "described", "first_visit", "ref_visited", "suspects")
+    __slots__ = (
+        "ctx",
+        "described",
+        "first_visit",
+        "pruned_rest",
+        "ref_visited",
+        "suspects",
+        "unvisited",
+    )
 
     def __init__(self, ctx: Context) -> None:
         student = ctx.student
         self.ctx = ctx
         self.first_visit = student.first_visit
         self.ref_visited = ctx.ref_visited
+        self.unvisited = ctx.ref.unvisited
+        self.pruned_rest = ctx.pruned_rest
         self.suspects = (
             student.repeated.keys()
             | student.out_of_order.keys()
@@ -114,7 +124,11 @@ class NodeJudge:
             return self.searched(name, allowed, returned)
         if name in self.first_visit:
             return Verdict.EXTRA, "not visited", "visited", extra_reason(self.ctx, name)
-        return Verdict.PRUNED, None, None, pruned_reason(self.ctx, name)
+        # Most nodes of a pruned tree are here: reuse the end of the sentence once made.
+        rest = self.pruned_rest.get(id(self.unvisited.get(name)))
+        if rest is None:
+            return Verdict.PRUNED, None, None, pruned_reason(self.ctx, name)
+        return Verdict.PRUNED, None, None, name + rest
 
     def searched(self, name: str, allowed: Allowed | None, returned: Number | None) -> Judgement:
         """The judgement on a node the reference searches."""

@@ -131,26 +131,29 @@ def true_values(tree: Tree, depth_limit: int | None = None) -> dict[str, Number]
                 depth[edge.child] = depth[node.name] + 1
     values: dict[str, Number] = {}
     value_of = values.__getitem__
+    leaf, chance, top = Kind.LEAF, Kind.CHANCE, Kind.MAX  # looked up once, not per node
     for node in reversed(nodes):  # reversed preorder: children before their parent
-        name, kind, edges = node.name, node.kind, node.edges
+        kind, edges = node.kind, node.edges
         cut = False
         if depth_limit is not None:
-            level = depth[name]
+            level = depth[node.name]
             if level > depth_limit:
                 continue
             cut = level >= depth_limit
-        if kind is Kind.LEAF:
+        if kind is leaf:
             assert node.utility is not None
-            values[name] = node.utility
-        elif not edges or cut:
+            values[node.name] = node.utility
+            continue
+        name = node.name
+        if not edges or cut:
             if node.heuristic is not None:
                 values[name] = node.heuristic
-        elif kind is Kind.CHANCE:
+        elif kind is chance:
             value = _expectation(edges, values)
             if value is not None:
                 values[name] = value
         else:
-            best = max if kind is Kind.MAX else min
+            best = max if kind is top else min
             try:
                 values[name] = best(map(value_of, map(_child, edges)))
             except KeyError:  # a child without a value: so is this node
