@@ -94,8 +94,7 @@ def test_an_error_on_a_hidden_tree_tells_nothing_the_code_saw(tmp_path: Path) ->
     path = tmp_path / "leaky.py"
     source = (LIBRARY / "alphabeta" / "correct_fail_soft.py").read_text(encoding="utf-8")
     path.write_text(
-        source
-        + "\n\n_search = max_value\nSEEN = []\n\n"
+        source + "\n\n_search = max_value\nSEEN = []\n\n"
         "def max_value(game, state, alpha, beta):\n"
         "    if not SEEN and game.actions(state) != ['a1', 'a2', 'a3']:\n"
         "        SEEN.append(state)\n"
