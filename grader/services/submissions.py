@@ -89,14 +89,16 @@ def next_allowed(
         waits.append(aware(last) + timedelta(seconds=settings.submission_min_gap_seconds))
     if settings.submissions_per_hour > 0:
         hour_ago = now - timedelta(hours=1)
-        recent = session.scalars(
+        # The last submission the hourly limit allows: the next is allowed an hour after it.
+        limiting = session.scalar(
             select(counted.c.created_at)
             .where(counted.c.created_at > hour_ago)
             .order_by(counted.c.created_at.desc())
-        ).all()
-        if len(recent) >= settings.submissions_per_hour:
-            oldest = aware(recent[settings.submissions_per_hour - 1])
-            waits.append(oldest + timedelta(hours=1))
+            .offset(settings.submissions_per_hour - 1)
+            .limit(1)
+        )
+        if limiting is not None:
+            waits.append(aware(limiting) + timedelta(hours=1))
     allowed = max(waits, default=None)
     return allowed if allowed is not None and allowed > now else None
 

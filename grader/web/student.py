@@ -252,12 +252,17 @@ def _model(exercise: Exercise, version: ExerciseVersion | None = None) -> Exerci
     return load_version(settings(), exercise.slug, version)
 
 
+ATTEMPTS_SHOWN = 20
+"""Earlier attempts listed on a page, the most recent first (each keeps its number)."""
+
+
 def _attempts(user_id: int, exercise_id: int) -> list[Submission]:
     return list(
         db_session().scalars(
             select(Submission)
             .where(Submission.user_id == user_id, Submission.exercise_id == exercise_id)
             .order_by(Submission.id.desc())
+            .limit(ATTEMPTS_SHOWN)
             .options(selectinload(Submission.runs))
         )
     )

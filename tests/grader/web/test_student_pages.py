@@ -18,6 +18,7 @@ from grader.config import Settings
 from grader.db import Database
 from grader.models import Course, Exercise, Role, Submission, User
 from grader.services.submissions import submit
+from grader.web.student import ATTEMPTS_SHOWN
 from tests.grader.conftest import UserFactory, configured, csrf_token, login
 
 LIBRARY = Path(__file__).resolve().parents[3] / "exercises" / "implementations"
@@ -297,6 +298,22 @@ def test_earlier_attempts_are_listed(
     assert re.search(r"<td>2</td>.*?passed", page, re.S)
     listing = client.get("/").get_data(as_text=True)
     assert "100 / 100" in listing
+
+
+def test_only_the_most_recent_attempts_are_listed(
+    database: Database, settings: Settings, course: Course, student: User, client: FlaskClient
+) -> None:
+    exercise = exercise_id(database, course)
+    with database.session() as session:
+        found = session.get(Exercise, exercise)
+        user = session.get(User, student.id)
+        assert found is not None and user is not None
+        for _ in range(ATTEMPTS_SHOWN + 2):
+            submit(session, settings, user, found, "search.py", "pass\n")
+        session.commit()
+    page = client.get(f"/exercises/{exercise}").get_data(as_text=True)
+    numbers = [int(n) for n in re.findall(r"<tr[^>]*>\s*<td>(\d+)</td>", page)]
+    assert numbers == list(range(ATTEMPTS_SHOWN + 2, 2, -1))
 
 
 def test_a_queued_submission_shows_its_place_and_polls(
