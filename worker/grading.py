@@ -293,9 +293,12 @@ def grade(
         reports.append(_case_report(case, record, feedback, replay))
         if not case.hidden and len(stdout) < STDOUT_LIMIT:
             stdout += record.stdout
-        cpu += record.usage.cpu_ms
-        wall += record.usage.wall_ms
-        rss = max(rss, record.usage.max_rss_kb)
+        if not case.hidden:
+            # What a hidden tree's run cost is the student's code to choose (sleep or
+            # allocate in proportion to a value it read): only public trees are counted.
+            cpu += record.usage.cpu_ms
+            wall += record.usage.wall_ms
+            rss = max(rss, record.usage.max_rss_kb)
     total = combine(all_feedback, exercise.scoring)
     verdict, message = _overall(reports, first_problem)
     return {

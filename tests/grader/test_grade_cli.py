@@ -108,3 +108,21 @@ def test_an_error_on_a_hidden_tree_tells_nothing_the_code_saw(tmp_path: Path) ->
     assert report["verdict"] == "runtime_error"
     assert report["message"] == "runtime error on a hidden tree (hidden-1)"
     assert "LEAK" not in json.dumps(report)
+
+
+def test_the_resources_reported_are_the_public_trees_only(tmp_path: Path) -> None:
+    # Time spent on hidden trees could carry what the code read there.
+    path = tmp_path / "slow_on_hidden.py"
+    source = (LIBRARY / "alphabeta" / "correct_fail_soft.py").read_text(encoding="utf-8")
+    path.write_text(
+        source + "\n\nimport time\n_search = max_value\nSEEN = []\n\n"
+        "def max_value(game, state, alpha, beta):\n"
+        "    if not SEEN and game.actions(state) != ['a1', 'a2', 'a3']:\n"
+        "        time.sleep(0.15)\n"
+        "    SEEN.append(state)\n"
+        "    return _search(game, state, alpha, beta)\n",
+        encoding="utf-8",
+    )
+    report = grade(path)
+    assert report["verdict"] == "passed"
+    assert report["usage"]["wall_ms"] < 150
