@@ -89,21 +89,28 @@ def test_starter_file_compiles_and_names_the_entry_points(tmp_path: Path) -> Non
     assert report["message"].startswith("NotImplementedError")
 
 
-def test_an_error_on_a_hidden_tree_tells_nothing_the_code_saw(tmp_path: Path) -> None:
-    # The code passes the public tree, then raises with what it read of a hidden tree.
-    path = tmp_path / "leaky.py"
+def on_hidden_trees(tmp_path: Path, action: str) -> Path:
+    """A correct alpha-beta that does ``action`` at the root of every tree but Figure 5.2
+    (every hidden tree, here), before it searches."""
+    path = tmp_path / "submission.py"
     source = (LIBRARY / "alphabeta" / "correct_fail_soft.py").read_text(encoding="utf-8")
     path.write_text(
-        source + "\n\n_search = max_value\nSEEN = []\n\n"
+        source + "\n\nimport time\n_search = max_value\nSEEN = []\n\n"
         "def max_value(game, state, alpha, beta):\n"
         "    if not SEEN and game.actions(state) != ['a1', 'a2', 'a3']:\n"
-        "        SEEN.append(state)\n"
-        "        raise ValueError('LEAK ' + repr(game.actions(state)))\n"
+        f"        {action}\n"
         "    SEEN.append(state)\n"
         "    return _search(game, state, alpha, beta)\n",
         encoding="utf-8",
     )
-    report = grade(path)
+    return path
+
+
+def test_an_error_on_a_hidden_tree_tells_nothing_the_code_saw(tmp_path: Path) -> None:
+    # The code passes the public tree, then raises with what it read of a hidden tree.
+    report = grade(
+        on_hidden_trees(tmp_path, "raise ValueError('LEAK ' + repr(game.actions(state)))")
+    )
     assert report["cases"][0]["verdict"] == "passed"
     assert report["verdict"] == "runtime_error"
     assert report["message"] == "runtime error on a hidden tree (hidden-1)"
@@ -112,17 +119,6 @@ def test_an_error_on_a_hidden_tree_tells_nothing_the_code_saw(tmp_path: Path) ->
 
 def test_the_resources_reported_are_the_public_trees_only(tmp_path: Path) -> None:
     # Time spent on hidden trees could carry what the code read there.
-    path = tmp_path / "slow_on_hidden.py"
-    source = (LIBRARY / "alphabeta" / "correct_fail_soft.py").read_text(encoding="utf-8")
-    path.write_text(
-        source + "\n\nimport time\n_search = max_value\nSEEN = []\n\n"
-        "def max_value(game, state, alpha, beta):\n"
-        "    if not SEEN and game.actions(state) != ['a1', 'a2', 'a3']:\n"
-        "        time.sleep(0.15)\n"
-        "    SEEN.append(state)\n"
-        "    return _search(game, state, alpha, beta)\n",
-        encoding="utf-8",
-    )
-    report = grade(path)
+    report = grade(on_hidden_trees(tmp_path, "time.sleep(0.15)"))
     assert report["verdict"] == "passed"
     assert report["usage"]["wall_ms"] < 150
