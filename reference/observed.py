@@ -5,6 +5,10 @@ student's code makes into a :class:`Visit`, and every call of a wrapped entry fu
 (``max_value``, ``min_value``, ``negamax``, ...) into a :class:`Call` and, when it returns,
 a :class:`Return`. Node names are the tree's own names: handles never leave the trusted side.
 :mod:`reference.feedback` compares an :class:`Observed` with the reference trace.
+
+The events are plain (not frozen) dataclasses: a big search records millions of them, and
+a frozen dataclass costs twice as much to make. Only the trusted side makes them, and
+nothing changes them once recorded.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ VISIT_METHODS = frozenset(
 child's handle and is not a visit."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Visit:
     """The student's code asked ``method`` about ``node``."""
 
@@ -29,7 +33,7 @@ class Visit:
     method: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Call:
     """An entry function was called on ``node`` with these bounds / depth (None if absent)."""
 
@@ -50,7 +54,7 @@ class ValueProblem(StrEnum):
     TOO_LARGE = "returned an integer too large to be a game value"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Return:
     """The entry function called on ``node`` returned ``value``.
 
