@@ -13,6 +13,7 @@ from reference.treefile import parse_compact
 from tests.worker.test_sandbox_support import ALPHABETA, FIG52, leftover_processes, server
 from worker.harness.local import entry_spec
 from worker.sandbox import ForkServer, RunRecord, SandboxOptions, Verdict, run_sandboxed_trees
+from worker.sandbox.session import TREES_PER_CHILD
 
 TWO_WAY = "MAX[ MIN[1 5] MIN[4 7] ]"
 """A root with two actions (Figure 5.2's has three); value 4."""
@@ -130,3 +131,11 @@ def test_a_compile_error_ends_the_session_after_the_first_tree(spawns: list[int]
     records = run_trees("def max_value(:\n", [parse_compact(FIG52)] * 3, Limits(), server())
     assert [record.outcome.verdict for record in records] == [Verdict.COMPILE_ERROR]
     assert records[0].outcome.line == 1
+
+
+def test_a_long_session_takes_a_new_child_after_its_share_of_trees(spawns: list[int]) -> None:
+    trees = [parse_compact(FIG52)] * (TREES_PER_CHILD + 4)
+    records = run_trees(ALPHABETA, trees, Limits(), server())
+    assert [record.observed.root_value for record in records] == [3] * len(trees)
+    assert len(spawns) == 2
+    assert leftover_processes(server()) == []

@@ -32,8 +32,8 @@ class ChildPlan:
     @classmethod
     def for_limits(cls, limits: Limits, cpu: int | None = None, trees: int = 1) -> ChildPlan:
         """The plan for an exercise's limits, for a child that may search up to ``trees``
-        trees one after the other. Its CPU limit is then the whole session's (each tree's
-        share is watched by the trusted side, see :mod:`worker.sandbox.session`)."""
+        trees one after the other. Its CPU limit is then the whole session's, a backstop
+        (each tree's share is watched by the trusted side, see :mod:`worker.sandbox.session`)."""
         cpu_seconds = math.ceil(limits.cpu_seconds) if trees == 1 else _session_cpu(limits, trees)
         return cls(max(1, cpu_seconds), max(1, limits.memory_mb), cpu)
 

@@ -46,6 +46,9 @@ log = logging.getLogger(__name__)
 
 _CLOSE_GRACE = 0.5
 """When the child closes its channel, how long it has to end on its own."""
+TREES_PER_CHILD = 16
+"""The most trees one child searches; a longer session starts another. Sessions of any
+length then share one plan (and so one standby child) per exercise limits."""
 
 
 class Session:
@@ -68,10 +71,12 @@ class Session:
         self.limits = limits
         self.options = options
         self.cpu = cpu
-        self.plan = ChildPlan.for_limits(limits, cpu, trees)
+        self.plan = ChildPlan.for_limits(limits, cpu, TREES_PER_CHILD if trees > 1 else 1)
         self._child: Spawned | None = None
         self._child_cpu = 0.0
         """The kept child's CPU seconds when its last tree ended."""
+        self._child_trees = 0
+        """Trees the kept child has searched."""
 
     def run(self, tree: Tree, spec: EntrySpec) -> RunRecord:
         """Search ``tree`` with the session's source; never raises for what the student
@@ -118,10 +123,14 @@ class Session:
         """Serve one tree to the kept child or a new one; the tree's usage (CPU as a
         difference) with how the child ended, or a live child's state if it reported."""
         deadline = time.monotonic() + self.limits.wall_seconds
+        if self._child_trees >= TREES_PER_CHILD:
+            self.close()
         fresh = self._child is None
         if self._child is None:
             self._child = self.server.spawn(self.plan)
             self._child_cpu = 0.0
+            self._child_trees = 0
+        self._child_trees += 1
         child, before = self._child, self._child_cpu
         served = Served(Ending.FAILURE, message="the tree server did not run")
         try:
