@@ -15,15 +15,18 @@ from pathlib import Path
 import pytest
 
 from reference.exercises.model import Limits
+from reference.treefile import parse_compact
 from tests.worker.test_sandbox_support import (
     ALPHABETA,
+    FIG52,
     QUICK,
     alive,
     leftover_processes,
     run,
     server,
 )
-from worker.sandbox import Verdict
+from worker.harness.local import entry_spec
+from worker.sandbox import SandboxOptions, Verdict, run_sandboxed_trees
 
 CORPUS = sorted((Path(__file__).parent / "hostile").glob("*.py"))
 KNOWN_ISSUES: dict[str, str] = {}
@@ -73,3 +76,23 @@ def test_a_hostile_submission_gets_its_verdict_and_harms_nothing(path: Path) -> 
     assert listing() - before == set()
     assert leftover_processes(server()) == []
     assert run(ALPHABETA).outcome.verdict is Verdict.COMPLETED
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=[path.stem for path in CORPUS])
+def test_a_hostile_submission_in_a_session_harms_neither_the_grader_nor_the_next_tree(
+    path: Path,
+) -> None:
+    # As a submission is graded: tree after tree in one session (see worker.sandbox.session).
+    expected, limits = header(path)
+    before = listing()
+    trees = [parse_compact(FIG52), parse_compact("MAX[ MIN[1 5] MIN[4 7] ]")]
+    runs = [(tree, entry_spec("alphabeta", ("max_value", "min_value"), tree)) for tree in trees]
+    options = SandboxOptions(forkserver=server())
+    records = run_sandboxed_trees(runs, path.read_text(), "submission.py", limits, options=options)
+    assert records[0].outcome.verdict is expected, records[0].outcome
+    assert all(record.outcome.verdict is not Verdict.INTERNAL_ERROR for record in records)
+    assert alive(server().pid)
+    assert listing() - before == set()
+    assert leftover_processes(server()) == []
+    correct = run_sandboxed_trees(runs, ALPHABETA, "submission.py", QUICK, options=options)
+    assert [record.outcome.verdict for record in correct] == [Verdict.COMPLETED] * 2
