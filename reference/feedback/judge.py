@@ -151,7 +151,7 @@ class NodeJudge:
         exact, expected = described
         if returned is None:
             return Verdict.NOT_OBSERVED, expected, None, self.not_observed(name)
-        value = str(returned) if type(returned) is int else show(returned)
+        value = show(returned)
         within = "" if exact else f", within {expected}"
         return Verdict.OK, expected, value, f"{name} returned {value}{within}."
 

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference.feedback import GOOD_VERDICTS, Verdict, allowed_values, judge
+from reference.feedback.checks import Context
 from reference.search import SearchOptions, search
 from reference.tree import Kind, Number, Tree
 from tests.reference.test_feedback_simulator import Student, observed_from_trace, simulate
@@ -114,6 +115,25 @@ def test_judge_gives_every_node_one_verdict(
     assert (feedback.first_divergence is None) == (feedback.score == 100)
     for node in feedback.nodes:
         assert node.message
+
+
+@settings(max_examples=300)
+@given(
+    game_trees(),
+    students,
+    st.sampled_from(["minimax", "alphabeta", "negamax", "negamax-alphabeta"]),
+    st.booleans(),
+)
+def test_the_screen_flags_exactly_the_nodes_the_checks_explain(
+    tree: Tree, student: Student, algorithm: str, on_equality: bool
+) -> None:
+    # The screen repeats the checks' rules in one fast pass; the two must never disagree.
+    reference = search(tree, algorithm, SearchOptions(prune_on_equality=on_equality))
+    ctx = Context(tree, reference, simulate(tree, student))
+    for name in ctx.ref.order:
+        assert (name in ctx.wrong_values) == (ctx.value_mismatch(name) is not None), name
+    for name in ctx.student.calls:
+        assert (name in ctx.wrong_bounds) == (ctx.bounds_mismatch(name) is not None), name
 
 
 @given(values, values, values, st.booleans())
