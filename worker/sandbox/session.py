@@ -97,7 +97,7 @@ class Session:
             raise
         except Exception as error:
             log.exception("sandboxed run failed")
-            self._drop()
+            self._let_go(release=False)
             wall = int((time.monotonic() - started) * 1000)
             outcome = Outcome(Verdict.INTERNAL_ERROR, f"the sandbox failed: {error!r}")
             return RunRecord(host.observed, outcome, "", Usage(0, wall, 0))
@@ -112,12 +112,20 @@ class Session:
 
     def close(self) -> None:
         """End the kept child, if any (its usage is already counted)."""
+        self._let_go(release=True)
+
+    def _let_go(self, *, release: bool, grace: float = 0.0) -> ChildExit | None:
+        """Forget the kept child and end it: released (it has reported; the fork-server
+        reaps it later) or reaped now, after ``grace`` seconds to end on its own."""
         child, self._child = self._child, None
-        if child is not None:
-            try:
-                self.server.release(child.pid, self.cpu)
-            finally:
-                _close(child)
+        if child is None:
+            return None
+        try:
+            if release:
+                return self.server.release(child.pid, self.cpu)
+            return self.server.reap(child.pid, grace)
+        finally:
+            _close(child)
 
     def _serve(self, host: TreeHost, spec: EntrySpec) -> tuple[Served, ChildExit]:
         """Serve one tree to the kept child or a new one; the tree's usage (CPU as a
@@ -153,27 +161,16 @@ class Session:
         finally:
             if served.ending is not Ending.REPORTED:
                 grace = _CLOSE_GRACE if served.ending is Ending.CLOSED else 0.0
-                self._child = None
-                try:
-                    ended = self.server.reap(child.pid, grace)
-                finally:
-                    _close(child)
+                ended = self._let_go(release=False, grace=grace)
         if served.ending is not Ending.REPORTED:
+            assert ended is not None
             return served, dataclasses.replace(ended, cpu_seconds=ended.cpu_seconds - before)
         usage = process_usage(child.pid)
         if usage is None:  # it reported, then ended: it cannot take another tree
-            self._drop()
+            self._let_go(release=False)
             usage = (before, 0)
         self._child_cpu = usage[0]
         return served, ChildExit(0, False, usage[0] - before, usage[1])
-
-    def _drop(self) -> None:
-        child, self._child = self._child, None
-        if child is not None:
-            try:
-                self.server.reap(child.pid)
-            finally:
-                _close(child)
 
 
 def _cpu_seconds(pid: int) -> float:
