@@ -60,6 +60,25 @@ def paste(client: FlaskClient, exercise: int, text: str) -> TestResponse:
     )
 
 
+def submitted(
+    database: Database,
+    settings: Settings,
+    student: User,
+    exercise: int,
+    source: str,
+    *,
+    count: int = 1,
+) -> list[int]:
+    """The ids of ``count`` submissions of ``source`` made directly (queued, not graded)."""
+    with database.session() as session:
+        found = session.get(Exercise, exercise)
+        user = session.get(User, student.id)
+        assert found is not None and user is not None
+        made = [submit(session, settings, user, found, "search.py", source) for _ in range(count)]
+        session.flush()
+        return [submission.id for submission in made]
+
+
 @pytest.fixture
 def student(client: FlaskClient, course: Course, make_user: UserFactory) -> User:
     user = make_user(course=course)
@@ -304,13 +323,7 @@ def test_only_the_most_recent_attempts_are_listed(
     database: Database, settings: Settings, course: Course, student: User, client: FlaskClient
 ) -> None:
     exercise = exercise_id(database, course)
-    with database.session() as session:
-        found = session.get(Exercise, exercise)
-        user = session.get(User, student.id)
-        assert found is not None and user is not None
-        for _ in range(ATTEMPTS_SHOWN + 2):
-            submit(session, settings, user, found, "search.py", "pass\n")
-        session.commit()
+    submitted(database, settings, student, exercise, "pass\n", count=ATTEMPTS_SHOWN + 2)
     page = client.get(f"/exercises/{exercise}").get_data(as_text=True)
     numbers = [int(n) for n in re.findall(r"<tr[^>]*>\s*<td>(\d+)</td>", page)]
     assert numbers == list(range(ATTEMPTS_SHOWN + 2, 2, -1))
@@ -319,11 +332,7 @@ def test_only_the_most_recent_attempts_are_listed(
 def test_a_queued_submission_shows_its_place_and_polls(
     client: FlaskClient, database: Database, settings: Settings, course: Course, student: User
 ) -> None:
-    with database.session() as session:
-        user = session.get(User, student.id)
-        exercise = session.get(Exercise, exercise_id(database, course))
-        assert user is not None and exercise is not None
-        queued = submit(session, settings, user, exercise, "search.py", "x = 1\n").id
+    (queued,) = submitted(database, settings, student, exercise_id(database, course), "x = 1\n")
     status = client.get(f"/submissions/{queued}/status").get_json()
     assert (status["state"], status["position"], status["feedback_url"]) == ("queued", 1, None)
     page = client.get(f"/submissions/{queued}").get_data(as_text=True)
