@@ -92,15 +92,17 @@ students = st.builds(
     decision_style=st.booleans(),
     max_lowers_beta=st.booleans(),
 )
-
-
-@settings(max_examples=300)
-@given(
+buggy_searches = (
     game_trees(),
     students,
     st.sampled_from(["minimax", "alphabeta", "negamax", "negamax-alphabeta"]),
     st.booleans(),
 )
+"""A tree, a student with bugs, the reference's algorithm, and its pruning rule."""
+
+
+@settings(max_examples=300)
+@given(*buggy_searches)
 def test_judge_gives_every_node_one_verdict(
     tree: Tree, student: Student, algorithm: str, on_equality: bool
 ) -> None:
@@ -118,12 +120,7 @@ def test_judge_gives_every_node_one_verdict(
 
 
 @settings(max_examples=300)
-@given(
-    game_trees(),
-    students,
-    st.sampled_from(["minimax", "alphabeta", "negamax", "negamax-alphabeta"]),
-    st.booleans(),
-)
+@given(*buggy_searches)
 def test_the_screen_flags_exactly_the_nodes_the_checks_explain(
     tree: Tree, student: Student, algorithm: str, on_equality: bool
 ) -> None:
