@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.observed import ValueProblem
+from reference.observed import Call, Return, ValueProblem
 from worker.harness.host import ProtocolViolation
 from worker.harness.values import describe_value
 from worker.sandbox.protocol import (
@@ -72,22 +72,44 @@ def test_a_malformed_note_is_a_violation(line: bytes) -> None:
     with pytest.raises(ProtocolViolation):
         read_note(line, 3)
     with pytest.raises(ProtocolViolation):
-        NoteReader(("max_value", "min_value")).read(line, 3)
+        NoteReader(ENTRIES, NAMES).call(line)
 
 
-@given(numbers, numbers)
-def test_a_note_reader_reads_as_read_note_again_and_again(alpha: object, beta: object) -> None:
-    line = encode_call("max_value", "ab", describe_value(alpha), describe_value(beta), None)
-    reader = NoteReader(("max_value", "min_value"))
+ENTRIES = ("max_value", "min_value")
+NAMES = {b"ab": "B"}
+"""A note reader's handles: ``ab`` is node B."""
+
+
+@given(numbers, numbers, numbers)
+def test_a_note_reader_records_what_read_note_reads_again_and_again(
+    alpha: object, beta: object, value: object
+) -> None:
+    call = encode_call("max_value", "ab", describe_value(alpha), describe_value(beta), None)
+    returned = encode_return("min_value", "ab", describe_value(value))
+    reader = NoteReader(ENTRIES, NAMES)
+    _, _, (sent_alpha, sent_beta, _) = read_note(call[1:-1], 3)
+    _, _, (sent_value,) = read_note(returned[1:-1], 1)
+    assert sent_alpha is not None and sent_beta is not None and sent_value is not None
     for _ in range(2):
-        assert reader.read(line[1:-1], 3) == read_note(line[1:-1], 3)
+        assert reader.call(call[1:-1]) == Call("B", "max_value", sent_alpha[0], sent_beta[0])
+        assert reader.returned(returned[1:-1]) == Return("B", "min_value", *sent_value)
+
+
+def test_a_note_about_a_state_that_is_not_ours_is_checked_and_not_recorded() -> None:
+    reader = NoteReader(ENTRIES, NAMES)
+    assert reader.call(b"max_value\tzz\ti1\t\t") is None
+    assert reader.returned(b"max_value\tzz\ti1") is None
+    with pytest.raises(ProtocolViolation):
+        reader.call(b"max_value\tz\xff\ti1\t\t")
+    with pytest.raises(ProtocolViolation):
+        reader.returned(b"max_value\tab\t")  # a return without a value
 
 
 def test_a_note_of_a_function_that_is_not_an_entry_point_is_a_violation() -> None:
     line = encode_call("helper", "ab", None, None, None)
     read_note(line[1:-1], 3)
     with pytest.raises(ProtocolViolation, match="malformed call report"):
-        NoteReader(("max_value", "min_value")).read(line[1:-1], 3)
+        NoteReader(ENTRIES, NAMES).call(line[1:-1])
 
 
 def test_a_nan_float_note_is_read_as_not_finite() -> None:

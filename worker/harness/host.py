@@ -47,6 +47,8 @@ class TreeHost:
         self.request_cap = default_request_cap(tree) if request_cap is None else request_cap
         self._names: dict[str, str] = {}
         self._tokens: dict[str, str] = {}
+        self.wire_names: dict[bytes, str] = {}
+        """Node names by handle as the handle travels on the sandbox's wire (ASCII bytes)."""
         self.root_token = self.token(tree.root.name)
         self._handlers = {method: getattr(self, f"_{method}") for method in sorted(REQUEST_METHODS)}
 
@@ -57,6 +59,7 @@ class TreeHost:
             token = secrets.token_hex(8)
             self._tokens[name] = token
             self._names[token] = name
+            self.wire_names[token.encode()] = name
         return token
 
     def name(self, token: str | None) -> str | None:
@@ -78,19 +81,19 @@ class TreeHost:
                 self.violation = str(violation)
             raise
 
-    def told(self, method: str, token: str) -> None:
+    def told(self, method: str, token: bytes) -> None:
         """Record a call (``result``, ``terminal_test`` or ``to_move``) the student's side
-        answered itself from facts told in advance (see :meth:`lookahead`); it counts and
-        is checked like any request."""
+        answered itself from facts told in advance (see :meth:`lookahead`), its handle as
+        it came on the wire; it counts and is checked like any request."""
         if self.violation is None:
             self.requests += 1
-            name = self._names.get(token)
+            name = self.wire_names.get(token)
             if name is not None and self.requests <= self.request_cap:
                 if method != "result":
                     self.observed.events.append(Visit(name, method))
                 return
         # Let the full path name the violation.
-        self.request(method, token, None)
+        self.request(method, token.decode("ascii", "replace"), None)
 
     def root_facts(self) -> list[tuple[str, bool, str]]:
         """The root's facts, as :meth:`lookahead` tells them of children."""
@@ -109,10 +112,12 @@ class TreeHost:
         if fresh:
             # One draw of random bytes for all the new handles.
             drawn = secrets.token_hex(8 * len(fresh))
+            names, wire_names = self._names, self.wire_names
             for i, name in enumerate(fresh):
                 token = drawn[16 * i : 16 * i + 16]
                 tokens[name] = token
-                self._names[token] = name
+                names[token] = name
+                wire_names[token.encode()] = name
         # Who moves at a leaf child: the parent's opponent (see ``mover``), the same for
         # every child; an inner child's own kind says it.
         at_leaf = "MIN" if node.kind is Kind.MAX else "MAX"
@@ -190,19 +195,17 @@ class TreeHost:
         """Record an entry-function call on a state of ours (calls on anything else are
         the student's own business and are not recorded)."""
         name = None if token is None else self._names.get(token)
-        if name is None:
-            return
-        self.observed.events.append(
-            Call(name, function, _number(alpha), _number(beta), _depth(depth))
-        )
+        if name is not None:
+            self.observed.events.append(
+                Call(name, function, _number(alpha), _number(beta), _depth(depth))
+            )
 
     def note_return(self, function: str, token: str | None, value: Described) -> None:
         """Record what an entry function returned for a state of ours."""
         name = None if token is None else self._names.get(token)
-        if name is None:
-            return
-        number, problem, shown = value
-        self.observed.events.append(Return(name, function, number, problem, shown))
+        if name is not None:
+            number, problem, shown = value
+            self.observed.events.append(Return(name, function, number, problem, shown))
 
 
 def _number(value: Described | None) -> Number | None:

@@ -48,6 +48,8 @@ _OUT_OF_MEMORY = frame(
 )
 """Made in advance: when memory has run out, there may be none left to make it."""
 _STARTED = frame(b"S")
+_TOLD_LINES = {method: encode_told(method, "", None)[:-1] for method in TOLD_METHODS - {"result"}}
+"""The start of a told line, before the handle (see ``encode_told``)."""
 
 
 class RemoteBackend:
@@ -68,11 +70,22 @@ class RemoteBackend:
 
     def request(self, method: str, token: str, argument: str | None) -> object:
         if method in TOLD_METHODS:
-            answer = self._known(method, token, argument)
-            if answer is not None:
-                if method != "result":  # making a child's handle is no visit: nothing to note
-                    self._queue(encode_told(method, token, argument))
-                return answer
+            # Inline: the most frequent calls of a search.
+            if method == "result":
+                children = self._children.get(token)
+                if children is not None and argument is not None:
+                    child = children.get(argument)
+                    if child is not None:
+                        return child  # making a child's handle is no visit: nothing to note
+            else:
+                facts = self._facts.get(token)
+                if facts is not None:
+                    line = _TOLD_LINES[method] + token.encode() + b"\n"
+                    self._pending.append(line)
+                    self._pending_bytes += len(line)
+                    if len(self._pending) >= _NOTES_BATCH or self._pending_bytes >= _NOTES_BYTES:
+                        self.finish(b"")
+                    return facts[0] if method == "terminal_test" else facts[1]
         body = encode_request(method, token, argument)
         if self._pending:
             body = b"".join(self._pending) + body
@@ -84,17 +97,6 @@ class RemoteBackend:
             actions = [pair[0] for pair in answer] if method != "actions" else answer
             self._learn(token, actions, facts)
         return answer
-
-    def _known(self, method: str, token: str, argument: str | None) -> object:
-        if method == "result":
-            children = self._children.get(token)
-            if children is None or argument is None:
-                return None
-            return children.get(argument)
-        facts = self._facts.get(token)
-        if facts is None:
-            return None
-        return facts[0] if method == "terminal_test" else facts[1]
 
     def _learn(self, token: str, actions: list[str], facts: Facts) -> None:
         if len(self._facts) > _FACTS_KEPT:

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Any, NoReturn
 
-from reference.observed import ValueProblem
+from reference.observed import Call, Return, ValueProblem
 from worker.harness.host import ProtocolViolation
 from worker.harness.student import StudentError, StudentResult
 from worker.harness.values import Described
@@ -47,6 +48,8 @@ def encode_call(
     depth: Described | None,
 ) -> bytes:
     """A note line: ``function`` was called on ``token`` with these bounds / depth."""
+    if alpha is None and beta is None and depth is None:  # minimax, expectimax, negamax
+        return f"C{function}\t{token}\t\t\t\n".encode()
     fields = (function, token, _field(alpha), _field(beta), _field(depth))
     return ("C" + "\t".join(fields) + "\n").encode()
 
@@ -166,39 +169,77 @@ _VALUES_KEPT = 4096
 
 
 class NoteReader:
-    """Reads the note lines of one run, as :func:`read_note` does, for the run's entry
-    functions only. The plain values it has read are remembered: a search reports the
-    same few bounds and values over and over."""
+    """Reads the note lines of one run into the events they record, strictly (as
+    :func:`read_note` does), for the run's entry functions only, naming the node by
+    ``names`` (handles as they come on the wire). The plain values it has read are
+    remembered: a search reports the same few bounds and values over and over. A note
+    about a state that is not one of ``names`` is checked and not recorded (None)."""
 
-    __slots__ = ("_functions", "_values")
+    __slots__ = ("_functions", "_names", "_values")
 
-    def __init__(self, functions: tuple[str, ...]) -> None:
+    def __init__(self, functions: tuple[str, ...], names: Mapping[bytes, str]) -> None:
         self._functions = {name.encode(): name for name in functions}
+        self._names = names
         self._values: dict[bytes, Described | None] = {b"": None}
 
-    def read(self, text: bytes, values: int) -> tuple[str, str, list[Described | None]]:
-        """(function, handle, values) of a note line (without its tag); anything malformed,
-        or a function that is not an entry point, is a violation."""
+    def call(self, text: bytes) -> Call | None:
+        """The call a note line (without its tag) records."""
         fields = text.split(b"\t")
         function = self._functions.get(fields[0])
-        if function is None or len(fields) != values + 2:
-            # The slow path names the problem.
-            read_note(text, values)
-            raise ProtocolViolation("a malformed call report")
-        try:
-            token = fields[1].decode("ascii")
-        except UnicodeDecodeError:
-            raise ProtocolViolation("a malformed call report") from None
+        if function is None or len(fields) != 5:
+            self._malformed(text, 3)
         known = self._values
-        read = []
-        for field in fields[2:]:
-            value = known.get(field, _UNKNOWN)
-            if value is _UNKNOWN:
-                value = _read_field(field)
-                if field[:1] != b"j" and len(known) < _VALUES_KEPT:
-                    known[field] = value
-            read.append(value)
-        return function, token, read
+        alpha = known.get(fields[2], _UNKNOWN)
+        if alpha is _UNKNOWN:
+            alpha = self._learn(fields[2])
+        beta = known.get(fields[3], _UNKNOWN)
+        if beta is _UNKNOWN:
+            beta = self._learn(fields[3])
+        depth = known.get(fields[4], _UNKNOWN)
+        if depth is _UNKNOWN:
+            depth = self._learn(fields[4])
+        name = self._names.get(fields[1])
+        if name is None:
+            return self._not_ours(fields[1])
+        return Call(
+            name,
+            function,
+            None if alpha is None else alpha[0],
+            None if beta is None else beta[0],
+            depth[0] if depth is not None and type(depth[0]) is int else None,
+        )
+
+    def returned(self, text: bytes) -> Return | None:
+        """The return a note line (without its tag) records."""
+        fields = text.split(b"\t")
+        function = self._functions.get(fields[0])
+        if function is None or len(fields) != 3:
+            self._malformed(text, 1)
+        value = self._values.get(fields[2], _UNKNOWN)
+        if value is _UNKNOWN:
+            value = self._learn(fields[2])
+        if value is None:
+            raise ProtocolViolation("a malformed call report")
+        name = self._names.get(fields[1])
+        if name is None:
+            return self._not_ours(fields[1])
+        return Return(name, function, value[0], value[1], value[2])
+
+    def _learn(self, field: bytes) -> Described | None:
+        value = _read_field(field)
+        if field[:1] != b"j" and len(self._values) < _VALUES_KEPT:
+            self._values[field] = value
+        return value
+
+    @staticmethod
+    def _not_ours(token: bytes) -> None:
+        if not token.isascii():
+            raise ProtocolViolation("a malformed call report")
+
+    @staticmethod
+    def _malformed(text: bytes, values: int) -> NoReturn:
+        read_note(text, values)  # names the problem, if it can
+        raise ProtocolViolation("a malformed call report")
 
 
 _UNKNOWN: Any = object()

@@ -101,7 +101,8 @@ class TreeServer:
         self.answers_fd = answers_fd
         os.set_blocking(requests_fd, False)
         os.set_blocking(answers_fd, False)
-        self.notes_read = NoteReader(functions)
+        self.notes_read = NoteReader(functions, host.wire_names)
+        self.events = host.observed.events
         self.output_limit = output_limit
         self.output_flood = output_flood
         self.note_cap = note_cap
@@ -213,25 +214,15 @@ class TreeServer:
         if method is None:
             method, _, _ = parse_request(line, 0)  # raises for an unknown method
             raise ProtocolViolation("a call reported as answered that must be asked")
-        token = line[2:].partition(b"\0")[0]
-        try:
-            text = token.decode("ascii")
-        except UnicodeDecodeError:
-            raise ProtocolViolation("a request named a state the game never handed out") from None
-        self.host.told(method, text)
+        self.host.told(method, line[2:].partition(b"\0")[0])
 
     def _note(self, tag: int, text: bytes) -> None:
         self.notes += 1
         if self.notes > self.note_cap:
             raise ProtocolViolation(f"more than {self.note_cap:,} calls of the search functions")
-        if tag == CALL:
-            function, token, (alpha, beta, depth) = self.notes_read.read(text, 3)
-            self.host.note_call(function, token, alpha, beta, depth)
-            return
-        function, token, (value,) = self.notes_read.read(text, 1)
-        if value is None:
-            raise ProtocolViolation("a malformed call report")
-        self.host.note_return(function, token, value)
+        event = self.notes_read.call(text) if tag == CALL else self.notes_read.returned(text)
+        if event is not None:
+            self.events.append(event)
 
     def _output(self, packet: bytes) -> None:
         served = self.served
