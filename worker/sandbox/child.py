@@ -78,14 +78,14 @@ class RemoteBackend:
                     if child is not None:
                         return child  # making a child's handle is no visit: nothing to note
             else:
-                facts = self._facts.get(token)
-                if facts is not None:
+                known = self._facts.get(token)
+                if known is not None:
                     line = _TOLD_LINES[method] + token.encode() + b"\n"
                     self._pending.append(line)
                     self._pending_bytes += len(line)
                     if len(self._pending) >= _NOTES_BATCH or self._pending_bytes >= _NOTES_BYTES:
                         self.finish(b"")
-                    return facts[0] if method == "terminal_test" else facts[1]
+                    return known[0] if method == "terminal_test" else known[1]
         body = encode_request(method, token, argument)
         if self._pending:
             body = b"".join(self._pending) + body
