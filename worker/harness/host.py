@@ -18,6 +18,8 @@ from worker.harness.student import StudentResult
 from worker.harness.values import Described
 
 REQUEST_METHODS = VISIT_METHODS | {"result"}
+LOOKAHEAD_METHODS = frozenset({"actions", "successors", "chance_outcomes"})
+"""Requests whose answer lists a state's children: the sandbox also tells their facts."""
 
 
 class ProtocolViolation(BaseException):
@@ -100,13 +102,36 @@ class TreeHost:
         root = self.tree.root
         return [(self.root_token, root.is_leaf, str(mover(root, None)))]
 
-    def lookahead(self, token: str) -> list[tuple[str, bool, str]]:
-        """For each child of the node ``token`` (already checked by its request), in
-        order: its handle, whether it is terminal and who moves there. Facts the
-        student's side may use to answer ``result``, ``terminal_test`` and ``to_move``
-        without a round trip; none of them is a value."""
+    def ask(
+        self, method: str, token: bytes, argument: str | None
+    ) -> tuple[object, list[tuple[str, bool, str]] | None]:
+        """:meth:`request` for a handle as it came on the sandbox's wire; also, for a
+        request that lists a state's children (``actions``, ``successors``,
+        ``chance_outcomes``), the children's facts (see :meth:`lookahead`)."""
+        name = self.wire_names.get(token)
+        if (
+            name is None
+            or self.violation is not None
+            or self.requests >= self.request_cap
+            or method not in REQUEST_METHODS
+        ):
+            # The full path names the violation.
+            return self.request(method, token.decode("ascii", "replace"), argument), None
+        self.requests += 1
+        node = self._nodes[name]
+        if method in VISIT_METHODS:
+            self.observed.events.append(Visit(name, method))
+        answer = self._handlers[method](node, argument)
+        if method in LOOKAHEAD_METHODS and type(answer) is list:
+            return answer, self.lookahead(node)
+        return answer, None
+
+    def lookahead(self, node: Node) -> list[tuple[str, bool, str]]:
+        """For each child of ``node`` (whose request has been checked), in order: its
+        handle, whether it is terminal and who moves there. Facts the student's side may
+        use to answer ``result``, ``terminal_test`` and ``to_move`` without a round trip;
+        none of them is a value."""
         nodes, tokens = self._nodes, self._tokens
-        node = nodes[self._names[token]]
         edges = node.edges
         fresh = [edge.child for edge in edges if edge.child not in tokens]
         if fresh:

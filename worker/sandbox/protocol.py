@@ -71,8 +71,6 @@ METHOD_CODES = {
 }
 METHODS = {code[0]: method for method, code in METHOD_CODES.items()}
 
-LOOKAHEAD_METHODS = frozenset({"actions", "successors", "chance_outcomes"})
-"""Requests whose answer also carries the facts of the state's children."""
 TOLD_METHODS = frozenset({"result", "terminal_test", "to_move"})
 """What the child may answer from told facts."""
 

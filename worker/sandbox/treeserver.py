@@ -23,9 +23,9 @@ from worker.sandbox.protocol import (
     CALL,
     FAILURE,
     HEADER,
-    LOOKAHEAD_METHODS,
     MAX_MESSAGE,
     METHOD_CODES,
+    METHODS,
     OUTPUT,
     REPORT,
     REQUEST,
@@ -165,12 +165,13 @@ class TreeServer:
                     self._other(body)
 
     def _request(self, body: bytes, start: int) -> None:
-        method, token, argument = parse_request(body, start)
-        answer = self.host.request(method, token, argument)
-        if method in LOOKAHEAD_METHODS and type(answer) is list:
-            self._answer(encode_answer(method, answer, self.host.lookahead(token)))
-        else:
-            self._answer(encode_answer(method, answer))
+        method = METHODS.get(body[start + 1]) if len(body) > start + 1 else None
+        if method is None:
+            raise ProtocolViolation("an unknown game request")
+        token, separator, argument = body[start + 2 :].partition(b"\0")
+        text = argument.decode("utf-8", "replace") if separator else None
+        answer, facts = self.host.ask(method, token, text)
+        self._answer(encode_answer(method, answer, facts))
 
     def _other(self, packet: bytes) -> None:
         if not packet:
