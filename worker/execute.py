@@ -10,6 +10,8 @@ from __future__ import annotations
 import logging
 import time
 
+from sqlalchemy import select
+
 from grader.config import Settings
 from grader.db import Database
 from grader.logs import bind
@@ -33,15 +35,19 @@ def execute_run(
             log.info("run %s not graded: %s", run_id, start.reason)
             _send_outbound(database, settings, start.outbound)
             return "skipped"
-        run = session.get(GradingRun, run_id)
-        assert run is not None
-        submission = session.get(Submission, run.submission_id)
-        version = session.get(ExerciseVersion, run.exercise_version_id)
-        assert submission is not None and version is not None
-        exercise = session.get(Exercise, version.exercise_id)
-        assert exercise is not None
-        slug, source, filename = exercise.slug, submission.source, submission.filename
-        submission_id = submission.id
+        submission_id, source, filename, slug, version = session.execute(
+            select(
+                Submission.id,
+                Submission.source,
+                Submission.filename,
+                Exercise.slug,
+                ExerciseVersion,
+            )
+            .join(GradingRun, GradingRun.submission_id == Submission.id)
+            .join(ExerciseVersion, ExerciseVersion.id == GradingRun.exercise_version_id)
+            .join(Exercise, Exercise.id == ExerciseVersion.exercise_id)
+            .where(GradingRun.id == run_id)
+        ).one()
         session.expunge(version)
         session.rollback()
     with bind(submission_id=submission_id):

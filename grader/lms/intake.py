@@ -32,7 +32,6 @@ from grader.lms.urls import check_callback_url
 from grader.models import (
     Exercise,
     ExternalIdentity,
-    GradingRun,
     Integration,
     LmsSubmission,
     Membership,
@@ -230,9 +229,7 @@ def accept(
             .values(submission_id=submission.id)
             .execution_options(synchronize_session=False)
         )
-        run_id = session.scalar(
-            select(GradingRun.id).where(GradingRun.submission_id == submission.id)
-        )
+        run_id = submission.runs[0].id
         session.commit()
     except BaseException as error:
         session.rollback()

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from sqlalchemy.orm.attributes import set_committed_value
+
 from grader.models import GradingRun, NodeResult, TreeResult
 
 UNREMARKABLE = ("ok", "pruned")
@@ -29,7 +31,9 @@ def store_report(run: GradingRun, report: dict[str, Any], node_rows_limit: int) 
     run.max_score = report["max_score"]
     run.message = report["message"]
     run.report = report
-    run.trees.clear()
+    # A run is stored once, when it ends (its trees are written in that same commit): it
+    # has none yet, and loading the empty collection would cost a query.
+    set_committed_value(run, "trees", [])
     for position, case in enumerate(report["cases"]):
         nodes = case.get("nodes") or []
         tree = TreeResult(

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, or_, select
-from sqlalchemy.orm import Session
+from sqlalchemy import func, or_, select, update
+from sqlalchemy.orm import Session, joinedload
 
 from grader.config import Settings
 from grader.models import Exercise, GradingRun, RunState, Submission, utcnow
@@ -80,7 +80,13 @@ def start_run(
 
 
 def _owned(session: Session, run_id: int, delivery: int) -> GradingRun | None:
-    run = session.scalar(select(GradingRun).where(GradingRun.id == run_id).with_for_update())
+    # With its submission, which the delivery hooks read.
+    run = session.scalar(
+        select(GradingRun)
+        .where(GradingRun.id == run_id)
+        .options(joinedload(GradingRun.submission, innerjoin=True))
+        .with_for_update(of=GradingRun)
+    )
     if run is None or run.state != RunState.RUNNING or run.deliveries != delivery:
         return None
     return run
@@ -126,10 +132,13 @@ def _fail(run: GradingRun, message: str, now: datetime) -> None:
 
 
 def mark_sent(session: Session, run_id: int, task_id: str) -> None:
-    """Record that the run's task reached the broker."""
-    run = session.get(GradingRun, run_id)
-    if run is not None and run.state == RunState.QUEUED:
-        run.task_id = task_id
+    """Record that the run's task reached the broker (one statement)."""
+    session.execute(
+        update(GradingRun)
+        .where(GradingRun.id == run_id, GradingRun.state == RunState.QUEUED)
+        .values(task_id=task_id)
+        .execution_options(synchronize_session=False)
+    )
 
 
 def stuck_runs(session: Session, settings: Settings, now: datetime | None = None) -> list[int]:

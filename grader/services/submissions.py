@@ -6,6 +6,7 @@ neither counts towards the limits nor takes an attempt number.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Select, func, select
@@ -73,34 +74,45 @@ def _counted(user_id: int, exercise_id: int) -> Select[Submission]:
     )
 
 
-def next_allowed(
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A student's attempts on an exercise: how many count, and when the next is allowed."""
+
+    attempts: int
+    next_allowed: datetime | None
+    """None: now."""
+
+
+def standing(
     session: Session,
     settings: Settings,
     user_id: int,
     exercise_id: int,
     now: datetime | None = None,
-) -> datetime | None:
-    """When the student may submit again (None: now)."""
+) -> Standing:
+    """The student's :class:`Standing` on the exercise, read in one statement."""
     now = now or utcnow()
     counted = _counted(user_id, exercise_id).subquery()
-    last = session.scalar(select(func.max(counted.c.created_at)))
+    # The last submission the hourly limit allows: the next is allowed an hour after it.
+    per_hour = max(settings.submissions_per_hour, 1)
+    limiting = (
+        select(counted.c.created_at)
+        .where(counted.c.created_at > now - timedelta(hours=1))
+        .order_by(counted.c.created_at.desc())
+        .offset(per_hour - 1)
+        .limit(1)
+        .scalar_subquery()
+    )
+    attempts, last, hourly = session.execute(
+        select(func.count(), func.max(counted.c.created_at), limiting).select_from(counted)
+    ).one()
     waits: list[datetime] = []
     if last is not None and settings.submission_min_gap_seconds > 0:
         waits.append(aware(last) + timedelta(seconds=settings.submission_min_gap_seconds))
-    if settings.submissions_per_hour > 0:
-        hour_ago = now - timedelta(hours=1)
-        # The last submission the hourly limit allows: the next is allowed an hour after it.
-        limiting = session.scalar(
-            select(counted.c.created_at)
-            .where(counted.c.created_at > hour_ago)
-            .order_by(counted.c.created_at.desc())
-            .offset(settings.submissions_per_hour - 1)
-            .limit(1)
-        )
-        if limiting is not None:
-            waits.append(aware(limiting) + timedelta(hours=1))
+    if hourly is not None and settings.submissions_per_hour > 0:
+        waits.append(aware(hourly) + timedelta(hours=1))
     allowed = max(waits, default=None)
-    return allowed if allowed is not None and allowed > now else None
+    return Standing(attempts, allowed if allowed is not None and allowed > now else None)
 
 
 def submit(
@@ -114,39 +126,35 @@ def submit(
     origin: str = "web",
     now: datetime | None = None,
 ) -> Submission:
-    """A new submission with its queued run (flushed, not committed: enqueue after commit)."""
+    """A new submission with its queued run, ``submission.runs[0]`` (flushed, not
+    committed: enqueue after commit)."""
     if not exercise.published or exercise.current_version_id is None:
         raise SubmissionRefused("this exercise is not open for submissions", status=404)
     # Serialise one student's submissions so that two at once cannot both pass the limit.
     session.execute(select(User.id).where(User.id == user.id).with_for_update())
     now = now or utcnow()
-    retry_at = next_allowed(session, settings, user.id, exercise.id, now)
-    if retry_at is not None:
+    current = standing(session, settings, user.id, exercise.id, now)
+    if current.next_allowed is not None:
+        retry_at = current.next_allowed
         raise SubmissionRefused(
             f"you can submit again at {retry_at:%H:%M:%S} UTC", status=429, retry_at=retry_at
         )
-    attempts = session.scalar(
-        select(func.count()).select_from(_counted(user.id, exercise.id).subquery())
-    )
     submission = Submission(
         user_id=user.id,
         exercise_id=exercise.id,
-        attempt=(attempts or 0) + 1,
+        attempt=current.attempts + 1,
         filename=_plain_name(filename),
         source=source,
         origin=origin,
         created_at=now,
     )
-    session.add(submission)
-    session.flush()
-    session.add(
-        GradingRun(
-            submission_id=submission.id,
-            exercise_version_id=exercise.current_version_id,
-            state=RunState.QUEUED,
-            queued_at=now,
-        )
+    run = GradingRun(
+        submission=submission,
+        exercise_version_id=exercise.current_version_id,
+        state=RunState.QUEUED,
+        queued_at=now,
     )
+    session.add_all([submission, run])
     session.flush()
     return submission
 

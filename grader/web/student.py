@@ -15,7 +15,7 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from markupsafe import Markup, escape
 from sqlalchemy import select
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import joinedload, selectinload
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import TextAreaField
 
@@ -38,7 +38,7 @@ from grader.services.submissions import (
     SubmissionRefused,
     aware,
     decode_source,
-    next_allowed,
+    standing,
     submit,
 )
 from grader.web.context import db_session, queue, settings
@@ -99,7 +99,9 @@ def _course_role(course_id: int) -> str | None:
 
 def _visible_exercise(exercise_id: int) -> Exercise:
     """The exercise if the current user may see it, else 404 (never 403: no hints)."""
-    exercise = db_session().get(Exercise, exercise_id)
+    exercise = db_session().get(
+        Exercise, exercise_id, options=[joinedload(Exercise.current_version)]
+    )
     if exercise is None or exercise.current_version is None:
         abort(404)
     role = _course_role(exercise.course_id)
@@ -290,7 +292,7 @@ def _exercise_page(
         trees=trees,
         form=form or SubmitForm(),
         refusal=refusal,
-        next_allowed=next_allowed(session, settings(), current_user.id, exercise.id),
+        next_allowed=standing(session, settings(), current_user.id, exercise.id).next_allowed,
         attempts=_attempts(current_user.id, exercise.id),
     )
     return page, status
@@ -341,14 +343,9 @@ def submit_source(exercise_id: int) -> BaseResponse | tuple[str, int]:
             wait = (aware(refused.retry_at) - utcnow()).total_seconds()
             response.headers["Retry-After"] = str(max(int(wait) + 1, 1))
         return response
-    run_id = session.scalar(
-        select(GradingRun.id)
-        .where(GradingRun.submission_id == submission.id)
-        .order_by(GradingRun.id.desc())
-    )
+    run_id = submission.runs[0].id
     session.commit()
-    if run_id is not None:
-        queue().send([run_id])
+    queue().send([run_id])
     return redirect(url_for("student.submission", submission_id=submission.id))
 
 

@@ -11,7 +11,7 @@ from sqlalchemy import select
 from grader.config import Settings
 from grader.db import Database
 from grader.models import Course, Exercise, GradingRun, RunState, utcnow
-from grader.services.submissions import SubmissionRefused, decode_source, next_allowed, submit
+from grader.services.submissions import SubmissionRefused, decode_source, standing, submit
 from tests.grader.conftest import UserFactory
 
 SOURCE = "def max_value(game, state, alpha, beta):\n    return 3\n"
@@ -65,6 +65,8 @@ def test_attempts_are_numbered_and_infrastructure_failures_do_not_count(
     with database.session() as session:
         third = submit(session, settings, student, exercise, "c.py", SOURCE)
     assert third.attempt == 2  # the spoiled attempt is given back
+    with database.session() as session:
+        assert standing(session, settings, student.id, exercise.id).attempts == 2
 
 
 def test_minimum_gap_between_submissions(
@@ -82,7 +84,7 @@ def test_minimum_gap_between_submissions(
     assert refused.value.retry_at == now + timedelta(seconds=60)
     with database.session() as session:
         later = now + timedelta(seconds=61)
-        assert next_allowed(session, settings, student.id, exercise.id, later) is None
+        assert standing(session, settings, student.id, exercise.id, later).next_allowed is None
         submit(session, settings, student, exercise, "a.py", SOURCE, now=later)
 
 
@@ -106,10 +108,10 @@ def test_submissions_per_hour(
             )
     with database.session() as session:
         when = start + timedelta(minutes=10)
-        allowed = next_allowed(session, settings, student.id, exercise.id, when)
+        allowed = standing(session, settings, student.id, exercise.id, when).next_allowed
         assert allowed == start + timedelta(hours=1)
         # Another student is not limited by this one.
-        assert next_allowed(session, settings, other.id, exercise.id, when) is None
+        assert standing(session, settings, other.id, exercise.id, when).next_allowed is None
 
 
 def test_unpublished_exercise_takes_no_submissions(
