@@ -72,7 +72,7 @@ def test_a_malformed_note_is_a_violation(line: bytes) -> None:
     with pytest.raises(ProtocolViolation):
         read_note(line, 3)
     with pytest.raises(ProtocolViolation):
-        NoteReader(ENTRIES, NAMES).call(line)
+        NoteReader(ENTRIES, NAMES).call(b"C" + line)
 
 
 ENTRIES = ("max_value", "min_value")
@@ -91,25 +91,25 @@ def test_a_note_reader_records_what_read_note_reads_again_and_again(
     _, _, (sent_value,) = read_note(returned[1:-1], 1)
     assert sent_alpha is not None and sent_beta is not None and sent_value is not None
     for _ in range(2):
-        assert reader.call(call[1:-1]) == Call("B", "max_value", sent_alpha[0], sent_beta[0])
-        assert reader.returned(returned[1:-1]) == Return("B", "min_value", *sent_value)
+        assert reader.call(call[:-1]) == Call("B", "max_value", sent_alpha[0], sent_beta[0])
+        assert reader.returned(returned[:-1]) == Return("B", "min_value", *sent_value)
 
 
 def test_a_note_about_a_state_that_is_not_ours_is_checked_and_not_recorded() -> None:
     reader = NoteReader(ENTRIES, NAMES)
-    assert reader.call(b"max_value\tzz\ti1\t\t") is None
-    assert reader.returned(b"max_value\tzz\ti1") is None
+    assert reader.call(b"Cmax_value\tzz\ti1\t\t") is None
+    assert reader.returned(b"Rmax_value\tzz\ti1") is None
     with pytest.raises(ProtocolViolation):
-        reader.call(b"max_value\tz\xff\ti1\t\t")
+        reader.call(b"Cmax_value\tz\xff\ti1\t\t")
     with pytest.raises(ProtocolViolation):
-        reader.returned(b"max_value\tab\t")  # a return without a value
+        reader.returned(b"Rmax_value\tab\t")  # a return without a value
 
 
 def test_a_note_of_a_function_that_is_not_an_entry_point_is_a_violation() -> None:
     line = encode_call("helper", "ab", None, None, None)
     read_note(line[1:-1], 3)
     with pytest.raises(ProtocolViolation, match="malformed call report"):
-        NoteReader(ENTRIES, NAMES).call(line[1:-1])
+        NoteReader(ENTRIES, NAMES).call(line[:-1])
 
 
 def test_a_nan_float_note_is_read_as_not_finite() -> None:

@@ -175,19 +175,21 @@ class NoteReader:
     remembered: a search reports the same few bounds and values over and over. A note
     about a state that is not one of ``names`` is checked and not recorded (None)."""
 
-    __slots__ = ("_functions", "_names", "_values")
+    __slots__ = ("_calls", "_names", "_returns", "_values")
 
     def __init__(self, functions: tuple[str, ...], names: Mapping[bytes, str]) -> None:
-        self._functions = {name.encode(): name for name in functions}
+        # A line's first field is its tag and the function.
+        self._calls = {b"C" + name.encode(): name for name in functions}
+        self._returns = {b"R" + name.encode(): name for name in functions}
         self._names = names
         self._values: dict[bytes, Described | None] = {b"": None}
 
-    def call(self, text: bytes) -> Call | None:
-        """The call a note line (without its tag) records."""
-        fields = text.split(b"\t")
-        function = self._functions.get(fields[0])
+    def call(self, line: bytes) -> Call | None:
+        """The call a note line (``C...``, without its newline) records."""
+        fields = line.split(b"\t")
+        function = self._calls.get(fields[0])
         if function is None or len(fields) != 5:
-            self._malformed(text, 3)
+            self._malformed(line, 3)
         known = self._values
         alpha = known.get(fields[2], _UNKNOWN)
         if alpha is _UNKNOWN:
@@ -209,12 +211,12 @@ class NoteReader:
             depth[0] if depth is not None and type(depth[0]) is int else None,
         )
 
-    def returned(self, text: bytes) -> Return | None:
-        """The return a note line (without its tag) records."""
-        fields = text.split(b"\t")
-        function = self._functions.get(fields[0])
+    def returned(self, line: bytes) -> Return | None:
+        """The return a note line (``R...``, without its newline) records."""
+        fields = line.split(b"\t")
+        function = self._returns.get(fields[0])
         if function is None or len(fields) != 3:
-            self._malformed(text, 1)
+            self._malformed(line, 1)
         value = self._values.get(fields[2], _UNKNOWN)
         if value is _UNKNOWN:
             value = self._learn(fields[2])
@@ -237,8 +239,8 @@ class NoteReader:
             raise ProtocolViolation("a malformed call report")
 
     @staticmethod
-    def _malformed(text: bytes, values: int) -> NoReturn:
-        read_note(text, values)  # names the problem, if it can
+    def _malformed(line: bytes, values: int) -> NoReturn:
+        read_note(line[1:], values)  # names the problem, if it can
         raise ProtocolViolation("a malformed call report")
 
 

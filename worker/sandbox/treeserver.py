@@ -160,15 +160,15 @@ class TreeServer:
             for body in frames.feed(data):
                 if body[:1] == b"?":
                     # The common case, kept short: one request, one answer.
-                    self._request(body, 0)
+                    self._request(body)
                 else:
                     self._other(body)
 
-    def _request(self, body: bytes, start: int) -> None:
-        method = METHODS.get(body[start + 1]) if len(body) > start + 1 else None
+    def _request(self, body: bytes) -> None:
+        method = METHODS.get(body[1]) if len(body) > 1 else None
         if method is None:
             raise ProtocolViolation("an unknown game request")
-        token, separator, argument = body[start + 2 :].partition(b"\0")
+        token, separator, argument = body[2:].partition(b"\0")
         text = argument.decode("utf-8", "replace") if separator else None
         answer, facts = self.host.ask(method, token, text)
         self._answer(encode_answer(method, answer, facts))
@@ -183,26 +183,29 @@ class TreeServer:
         if tag == STARTED and not self.started:
             self.started = self.served.started = True
             return
-        start = 0
-        while tag in (CALL, RETURN, TOLD):
-            end = packet.find(b"\n", start)
-            if end < 0:
-                raise ProtocolViolation("a malformed message from the student's process")
-            if tag == TOLD:
-                self._told(packet[start:end])
+        # Note lines, each ending with a newline, then at most one request, report or
+        # failure (an action in a request may hold a newline: it is the last segment).
+        lines = packet.split(b"\n")
+        last = lines.pop()
+        for index, line in enumerate(lines):
+            tag = line[0] if line else -1
+            if tag in (CALL, RETURN):
+                self._note(line)
+            elif tag == TOLD:
+                self._told(line)
             else:
-                self._note(tag, packet[start + 1 : end])
-            start = end + 1
-            if start == len(packet):
-                return
-            tag = packet[start]
+                last = b"\n".join([*lines[index:], last])
+                break
+        if not last:
+            return
+        tag = last[0]
         if tag == REQUEST:
-            self._request(packet, start)
+            self._request(last)
         elif tag == REPORT:
-            self.served.result = read_report(packet[start + 1 :])
+            self.served.result = read_report(last[1:])
             raise _Stop(Ending.REPORTED)
         elif tag == FAILURE and self.fresh and not self.started:
-            raise _Stop(Ending.FAILURE, packet[start + 1 :].decode("utf-8", "replace"))
+            raise _Stop(Ending.FAILURE, last[1:].decode("utf-8", "replace"))
         elif tag == FAILURE:
             # Once the student's code runs it can write anything; a failure report then
             # cannot be told from a forgery, and a forgery must not pass for our fault.
@@ -217,11 +220,11 @@ class TreeServer:
             raise ProtocolViolation("a call reported as answered that must be asked")
         self.host.told(method, line[2:].partition(b"\0")[0])
 
-    def _note(self, tag: int, text: bytes) -> None:
+    def _note(self, line: bytes) -> None:
         self.notes += 1
         if self.notes > self.note_cap:
             raise ProtocolViolation(f"more than {self.note_cap:,} calls of the search functions")
-        event = self.notes_read.call(text) if tag == CALL else self.notes_read.returned(text)
+        event = self.notes_read.call(line) if line[0] == CALL else self.notes_read.returned(line)
         if event is not None:
             self.events.append(event)
 
