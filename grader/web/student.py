@@ -15,7 +15,7 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from markupsafe import Markup, escape
 from sqlalchemy import select
-from sqlalchemy.orm import joinedload, selectinload
+from sqlalchemy.orm import defer, joinedload, selectinload
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import TextAreaField
 
@@ -259,14 +259,22 @@ ATTEMPTS_SHOWN = 20
 
 
 def _attempts(user_id: int, exercise_id: int) -> list[Submission]:
+    # In one statement, without the sources and reports the list does not show.
     return list(
-        db_session().scalars(
+        db_session()
+        .scalars(
             select(Submission)
             .where(Submission.user_id == user_id, Submission.exercise_id == exercise_id)
             .order_by(Submission.id.desc())
             .limit(ATTEMPTS_SHOWN)
-            .options(selectinload(Submission.runs))
+            .options(
+                defer(Submission.source),
+                joinedload(Submission.runs).load_only(
+                    GradingRun.state, GradingRun.verdict, GradingRun.score, GradingRun.max_score
+                ),
+            )
         )
+        .unique()
     )
 
 
