@@ -100,15 +100,20 @@ def _course_role(course_id: int) -> str | None:
 def _visible_exercise(exercise_id: int) -> Exercise:
     """The exercise if the current user may see it, else 404 (never 403: no hints)."""
     # With its version and the user's membership of its course, in one statement.
-    found = db_session().execute(
-        select(Exercise, Membership.role)
-        .outerjoin(
-            Membership,
-            (Membership.course_id == Exercise.course_id) & (Membership.user_id == current_user.id),
+    found = (
+        db_session()
+        .execute(
+            select(Exercise, Membership.role)
+            .outerjoin(
+                Membership,
+                (Membership.course_id == Exercise.course_id)
+                & (Membership.user_id == current_user.id),
+            )
+            .where(Exercise.id == exercise_id)
+            .options(joinedload(Exercise.current_version))
         )
-        .where(Exercise.id == exercise_id)
-        .options(joinedload(Exercise.current_version))
-    ).first()
+        .first()
+    )
     if found is None or found[0].current_version is None:
         abort(404)
     exercise, role = found
