@@ -8,7 +8,7 @@ student's process cannot change it after the fact.
 
 from __future__ import annotations
 
-import secrets
+import os
 
 from reference.observed import VISIT_METHODS, Call, Observed, Return, Visit
 from reference.search.negamax import mover
@@ -18,6 +18,7 @@ from worker.harness.student import StudentResult
 from worker.harness.values import Described
 
 REQUEST_METHODS = VISIT_METHODS | {"result"}
+_POOL_BYTES = 4096
 LOOKAHEAD_METHODS = frozenset({"actions", "successors", "chance_outcomes"})
 """Requests whose answer lists a state's children: the sandbox also tells their facts."""
 
@@ -51,6 +52,8 @@ class TreeHost:
         self._tokens: dict[str, str] = {}
         self.wire_names: dict[bytes, str] = {}
         """Node names by handle as the handle travels on the sandbox's wire (ASCII bytes)."""
+        self._pool = b""
+        self._pool_at = 0
         self.root_token = self.token(tree.root.name)
         self._handlers = {method: getattr(self, f"_{method}") for method in sorted(REQUEST_METHODS)}
 
@@ -58,11 +61,21 @@ class TreeHost:
         """The handle of node ``name``, minted on first use."""
         token = self._tokens.get(name)
         if token is None:
-            token = secrets.token_hex(8)
+            token = self._random_hex(1)
             self._tokens[name] = token
             self._names[token] = name
             self.wire_names[token.encode()] = name
         return token
+
+    def _random_hex(self, handles: int) -> str:
+        """Random hex for ``handles`` handles (16 digits each), cut from a pool the OS's
+        random source fills (one system call per pool, not per handle)."""
+        size = 8 * handles
+        if self._pool_at + size > len(self._pool):
+            self._pool = os.urandom(max(_POOL_BYTES, size))
+            self._pool_at = 0
+        start, self._pool_at = self._pool_at, self._pool_at + size
+        return self._pool[start : start + size].hex()
 
     def name(self, token: str | None) -> str | None:
         """The node behind a handle the student passed to its own function (None: not ours)."""
@@ -136,7 +149,7 @@ class TreeHost:
         fresh = [edge.child for edge in edges if edge.child not in tokens]
         if fresh:
             # One draw of random bytes for all the new handles.
-            drawn = secrets.token_hex(8 * len(fresh))
+            drawn = self._random_hex(len(fresh))
             names, wire_names = self._names, self.wire_names
             for i, name in enumerate(fresh):
                 token = drawn[16 * i : 16 * i + 16]
