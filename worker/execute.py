@@ -10,12 +10,10 @@ from __future__ import annotations
 import logging
 import time
 
-from sqlalchemy import select
-
 from grader.config import Settings
 from grader.db import Database
 from grader.logs import bind
-from grader.models import Exercise, ExerciseVersion, GradingRun, Submission
+from grader.models import ExerciseVersion
 from grader.services.exercise_store import load_version
 from grader.services.queue import Queue
 from grader.services.runs import fail_run, finish_run, start_run
@@ -35,19 +33,11 @@ def execute_run(
             log.info("run %s not graded: %s", run_id, start.reason)
             _send_outbound(database, settings, start.outbound)
             return "skipped"
-        submission_id, source, filename, slug, version = session.execute(
-            select(
-                Submission.id,
-                Submission.source,
-                Submission.filename,
-                Exercise.slug,
-                ExerciseVersion,
-            )
-            .join(GradingRun, GradingRun.submission_id == Submission.id)
-            .join(ExerciseVersion, ExerciseVersion.id == GradingRun.exercise_version_id)
-            .join(Exercise, Exercise.id == ExerciseVersion.exercise_id)
-            .where(GradingRun.id == run_id)
-        ).one()
+        run = start.run
+        assert run is not None
+        submission, version = run.submission, run.version
+        submission_id, source, filename = submission.id, submission.source, submission.filename
+        slug = version.exercise.slug
         session.expunge(version)
         session.rollback()
     with bind(submission_id=submission_id):

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from grader.models.base import Base, utcnow
+
+if TYPE_CHECKING:
+    from grader.models.exercises import ExerciseVersion
 
 
 class RunState(StrEnum):
@@ -67,6 +70,7 @@ class GradingRun(Base):
     report: Mapped[dict[str, Any] | None]
 
     submission: Mapped[Submission] = relationship(back_populates="runs")
+    version: Mapped[ExerciseVersion] = relationship()
     trees: Mapped[list[TreeResult]] = relationship(
         back_populates="run", order_by="TreeResult.position", cascade="all, delete-orphan"
     )

@@ -15,7 +15,7 @@ from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session, joinedload
 
 from grader.config import Settings
-from grader.models import Exercise, GradingRun, RunState, Submission, utcnow
+from grader.models import Exercise, ExerciseVersion, GradingRun, RunState, Submission, utcnow
 from grader.services.deliveries import on_run_finished
 from grader.services.results import store_report
 
@@ -43,6 +43,9 @@ class Start:
     grade: bool
     reason: str
     delivery: int = 0
+    run: GradingRun | None = None
+    """The run to grade, with its submission and its exercise version (and the version's
+    exercise) loaded."""
     outbound: list[int] = field(default_factory=list)
     """Outbound deliveries made when the run ended here (too many deliveries)."""
 
@@ -51,7 +54,18 @@ def start_run(
     session: Session, settings: Settings, run_id: int, worker: str, task_id: str
 ) -> Start:
     """Claim ``run_id`` for this delivery (commits)."""
-    run = session.scalar(select(GradingRun).where(GradingRun.id == run_id).with_for_update())
+    # With what grading it needs, in the same statement.
+    run = session.scalar(
+        select(GradingRun)
+        .where(GradingRun.id == run_id)
+        .options(
+            joinedload(GradingRun.submission, innerjoin=True),
+            joinedload(GradingRun.version, innerjoin=True).joinedload(
+                ExerciseVersion.exercise, innerjoin=True
+            ),
+        )
+        .with_for_update(of=GradingRun)
+    )
     if run is None:
         session.rollback()
         return Start(False, "no such run")
@@ -76,7 +90,7 @@ def start_run(
     run.task_id = task_id[:200]
     delivery = run.deliveries
     session.commit()
-    return Start(True, "started", delivery)
+    return Start(True, "started", delivery, run=run)
 
 
 def _owned(session: Session, run_id: int, delivery: int) -> GradingRun | None:
