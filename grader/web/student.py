@@ -292,6 +292,37 @@ def _attempts(user_id: int, exercise_id: int) -> list[Submission]:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Fixed:
+    """The parts of an exercise page that only its version decides."""
+
+    trees: list[tuple[str, Markup]]
+    statement: Markup
+    conventions: list[tuple[str, str]]
+
+
+_FIXED_KEPT = 64
+_fixed: dict[tuple[int, str], tuple[ExerciseModel, _Fixed]] = {}
+
+
+def _fixed_parts(model: ExerciseModel, statement: str) -> _Fixed:
+    """The drawn trees, statement and conventions of ``model`` (an exercise model object is
+    never changed once loaded: they are made once per model and statement)."""
+    key = (id(model), statement)
+    hit = _fixed.get(key)
+    if hit is not None and hit[0] is model:
+        return hit[1]
+    fixed = _Fixed(
+        [(entry.name, tree_svg(entry.tree, caption=entry.name)) for entry in model.trees],
+        statement_html(statement),
+        conventions(model),
+    )
+    if len(_fixed) >= _FIXED_KEPT:
+        _fixed.clear()
+    _fixed[key] = (model, fixed)
+    return fixed
+
+
 def _exercise_page(
     exercise: Exercise,
     form: SubmitForm | None = None,
@@ -301,17 +332,16 @@ def _exercise_page(
 ) -> tuple[str, int]:
     model = _model(exercise)
     session = db_session()
-    trees = [(entry.name, tree_svg(entry.tree, caption=entry.name)) for entry in model.trees]
+    version = exercise.current_version
+    fixed = _fixed_parts(model, (version.statement if version else "") or model.statement)
     page = render_template(
         "student/exercise.html",
         exercise=exercise,
         model=model,
-        statement=statement_html(exercise.current_version.statement or model.statement)
-        if exercise.current_version
-        else "",
-        conventions=conventions(model),
+        statement=fixed.statement,
+        conventions=fixed.conventions,
         interface=GAME_INTERFACE,
-        trees=trees,
+        trees=fixed.trees,
         form=form or SubmitForm(),
         refusal=refusal,
         next_allowed=standing(session, settings(), current_user.id, exercise.id).next_allowed,
