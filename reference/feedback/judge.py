@@ -11,7 +11,7 @@ from reference.feedback.divergence import first_divergence
 from reference.feedback.explain import extra_reason, order_text, pruned_reason
 from reference.feedback.scoring import node_share, tree_score
 from reference.feedback.values import Allowed, show
-from reference.feedback.verdicts import NodeFeedback, TreeFeedback, Verdict
+from reference.feedback.verdicts import NodeFeedback, TreeFeedback, Verdict, node_feedback_table
 from reference.observed import Observed
 from reference.search import SearchResult
 from reference.tree import Number, Tree
@@ -61,24 +61,46 @@ def judge_nodes(ctx: Context, names: Iterable[str]) -> tuple[NodeFeedback, ...]:
     """:func:`node_feedback` of each of ``names``, in order.
 
     The feedback is built column by column: the numbers are looked up for all the nodes
-    at once, and only the verdicts need Python code per node.
+    at once, and only the verdicts need Python code per node. Most nodes are plain: the
+    reference and the student searched them alike and the value they returned may be
+    returned; their verdict is made here, the others' by :class:`NodeJudge`.
     """
     names = list(names)
+    if not names:
+        return ()
     student = ctx.student
     returned = list(map(student.returned.get, names))
     allowed = list(map(ctx.allowed_at.get, names))  # only nodes the reference visits are in it
-    judgements = list(map(NodeJudge(ctx), names, allowed, returned))
-    return tuple(
-        map(
-            NodeFeedback,
-            names,
-            *zip(*judgements, strict=True),
-            map(ctx.values.get, names),
-            allowed,
-            returned,
-            map(ctx.ref.windows.get, names),
-            map(student.received.get, names),
-        )
+    judge = NodeJudge(ctx)
+    ref_visited, first_visit, suspects = ctx.ref_visited, student.first_visit, judge.suspects
+    described: dict[int, tuple[str, str]] = {}  # by ``id`` of an Allowed: see NodeJudge
+    rows: list[Judgement] = []
+    add = rows.append
+    ok = Verdict.OK
+    for name, can, got in zip(names, allowed, returned, strict=True):
+        if (
+            got is None
+            or can is None
+            or name not in ref_visited
+            or name not in first_visit
+            or name in suspects
+        ):
+            add(judge(name, can, got))
+            continue
+        texts = described.get(id(can))
+        if texts is None:
+            expected = can.describe()
+            texts = described[id(can)] = (expected, "" if can.exact else f", within {expected}")
+        value = str(got) if type(got) is int else show(got)
+        add((ok, texts[0], value, f"{name} returned {value}{texts[1]}."))
+    return node_feedback_table(
+        names,
+        *zip(*rows, strict=True),
+        map(ctx.values.get, names),
+        allowed,
+        returned,
+        map(ctx.ref.windows.get, names),
+        map(student.received.get, names),
     )
 
 

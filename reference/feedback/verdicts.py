@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass
+from collections import Counter, deque
+from collections.abc import Iterable
+from dataclasses import dataclass, fields
 from enum import StrEnum
+from itertools import repeat
 
 from reference.feedback.values import Allowed
 from reference.tree import Number
@@ -61,6 +63,26 @@ class NodeFeedback:
     returned: Number | None = None
     window: Window | None = None
     received: Window | None = None
+
+
+_SETTERS = tuple(getattr(NodeFeedback, field.name).__set__ for field in fields(NodeFeedback))
+"""The slots of :class:`NodeFeedback`, in the order of its fields, to be filled directly."""
+
+
+def node_feedback_table(*columns: Iterable[object]) -> tuple[NodeFeedback, ...]:
+    """``NodeFeedback(*row)`` for each row of ``columns`` (one per field, in order).
+
+    The same objects the constructor makes, made about twice as fast: a frozen class's
+    constructor sets each field through ``object.__setattr__``; here each field's slot is
+    filled for all the rows at once.
+    """
+    names, *rest = columns
+    names = list(names)
+    made = list(map(object.__new__, repeat(NodeFeedback, len(names))))
+    deque(map(_SETTERS[0], made, names), 0)
+    for setter, column in zip(_SETTERS[1:], rest, strict=True):
+        deque(map(setter, made, column), 0)
+    return tuple(made)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from reference.feedback import TreeFeedback, Verdict, judge
+from reference.feedback import Allowed, NodeFeedback, TreeFeedback, Verdict, judge
+from reference.feedback.verdicts import node_feedback_table
 from reference.observed import Observed, Return, ValueProblem, Visit
 from reference.search import SearchOptions, search
 from reference.tree import Number, Tree
@@ -483,3 +484,25 @@ def test_a_deep_tree_with_a_repeated_subtree() -> None:
     assert problems(feedback).get("N2999") == "repeated"
     assert feedback.first_divergence is not None
     assert feedback.first_divergence.node == "N2999"
+
+
+def test_node_feedback_made_column_by_column_equals_the_constructors() -> None:
+    rows = [
+        ("A", Verdict.OK, "3", "3", "A returned 3.", 3, Allowed.exactly(3), 3, None, None),
+        (
+            "B",
+            Verdict.PRUNED,
+            None,
+            None,
+            "B was correctly never visited.",
+            None,
+            None,
+            None,
+            (2, 5),
+            (None, 5),
+        ),
+    ]
+    made = node_feedback_table(*zip(*rows, strict=True))
+    assert made == tuple(NodeFeedback(*row) for row in rows)
+    assert [repr(node) for node in made] == [repr(NodeFeedback(*row)) for row in rows]
+    assert hash(made[0]) == hash(NodeFeedback(*rows[0]))
