@@ -5,19 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reference.feedback.geometry import Geometry
-from reference.feedback.reference_view import ReferenceView, read_reference
-from reference.feedback.screen import screen_values, wrong_bounds
+from reference.feedback.reference_view import ReferenceView
+from reference.feedback.screen import wrong_bounds, wrong_values
 from reference.feedback.student_view import StudentView, read_student
-from reference.feedback.values import (
-    Allowed,
-    allowed_values,
-    negamax_values,
-    same,
-    true_values,
-)
+from reference.feedback.tree_facts import tree_facts
+from reference.feedback.values import Allowed, allowed_values, same
 from reference.observed import Observed, ValueProblem
-from reference.search import ALGORITHMS, SearchResult
-from reference.search.negamax import Negamax
+from reference.search import SearchResult
 from reference.tree import Number, Tree
 from reference.values import format_value
 
@@ -40,30 +34,26 @@ class Context:
     """A tree, its reference search and the student's observed search, indexed."""
 
     def __init__(self, tree: Tree, reference: SearchResult, observed: Observed) -> None:
+        facts = tree_facts(tree, reference)
+        self.facts = facts
         self.tree = tree
         self.reference = reference
         self.observed = observed
         self.options = reference.options
-        self.geometry = Geometry(tree, reference.options.order)
-        self.ref: ReferenceView = read_reference(reference, self.geometry)
+        self.geometry: Geometry = facts.geometry
+        self.ref: ReferenceView = facts.ref
         self.student: StudentView = read_student(observed, self.geometry)
-        algorithm = ALGORITHMS.get(reference.algorithm)
-        self.negamax = algorithm is not None and issubclass(algorithm, Negamax)
-        self.max_values = true_values(tree, reference.options.depth_limit)
+        self.negamax = facts.negamax
+        self.max_values = facts.max_values
         """True values from MAX's point of view."""
-        self.values = negamax_values(tree, self.max_values) if self.negamax else self.max_values
+        self.values = facts.values
         """True values as the algorithm returns them (the mover's view in negamax)."""
         self.ref_visited = self.ref.visited
         self.depth_counts_down = self._depth_counts_down()
-        self.allowed_at, self.wrong_values = screen_values(
-            self.ref.order,
-            self.values,
-            self.ref.windows,
-            self.student.returned,
-            prune_on_equality=self.options.prune_on_equality,
-        )
-        """What each node the reference visits may return (see :meth:`allowed`), and those
-        of them that :meth:`value_mismatch` finds a mismatch at."""
+        self.allowed_at = facts.allowed_at
+        """What each node the reference visits may return (see :meth:`allowed`)."""
+        self.wrong_values = wrong_values(facts.allowed_at, facts.exact, self.student.returned)
+        """The nodes :meth:`value_mismatch` finds a mismatch at."""
         self.wrong_bounds: set[str] = set()  # without windows or a depth limit, any will do
         if self.ref.windows or self.options.depth_limit is not None:
             self.wrong_bounds = wrong_bounds(

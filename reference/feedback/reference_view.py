@@ -35,7 +35,6 @@ class ReferenceView:
     windows: dict[str, tuple[Number, Number]] = field(default_factory=dict)
     trace: Trace = field(default_factory=lambda: Trace(()))
     """The reference's trace, for what is looked up in it rarely (see :meth:`backup`)."""
-    _backups: dict[str, Backup] | None = None
     cutoffs: dict[str, tuple[Backup, Cutoff]] = field(default_factory=dict)
     """Each cut-off with the back-up that caused it, by the name of the node that cut."""
     unvisited: dict[str, Unvisited] = field(default_factory=dict)
@@ -43,13 +42,12 @@ class ReferenceView:
     """The nodes in ``order``."""
 
     def backup(self, child: str) -> Backup | None:
-        """The back-up of ``child`` into its parent (only a missed node's sentence asks, so
-        they are indexed then)."""
-        if self._backups is None:
-            self._backups = {
-                event.child: event for event in self.trace if isinstance(event, Backup)
-            }
-        return self._backups.get(child)
+        """The (last) back-up of ``child`` into its parent: only the sentence on a missed
+        node asks, once per judgement, so the trace is searched then."""
+        for event in reversed(self.trace.events):
+            if isinstance(event, Backup) and event.child == child:
+                return event
+        return None
 
     @property
     def windowed(self) -> bool:

@@ -17,30 +17,26 @@ from reference.observed import Call, ObservedEvent
 from reference.tree import Number
 
 
-def screen_values(
+def allowed_table(
     names: Iterable[str],
     values: dict[str, Number],
     windows: dict[str, tuple[Number, Number]],
-    returned: dict[str, Number | None],
     *,
     prune_on_equality: bool,
-) -> tuple[dict[str, Allowed], set[str]]:
-    """What each of ``names`` (with a true value) may return, and which of them returned
-    something else (``name in wrong`` iff ``value_mismatch(name)``).
+) -> tuple[dict[str, Allowed], dict[str, Number]]:
+    """What each of ``names`` (with a true value) may return, and those of them that must
+    return their true value exactly (inside their window, or without one), with it.
 
     An :class:`Allowed` is immutable, so the exact answers for int values are shared
     rather than built once per node.
     """
     table: dict[str, Allowed] = {}
-    wrong: set[str] = set()
+    exact: dict[str, Number] = {}
     shared: dict[int, Allowed] = {}
     for name in names:
         value = values.get(name)
         if value is None:
             continue
-        # A node that never returned is fine; one that returned None is not.
-        checked = name in returned
-        got = returned[name] if checked else None
         window = windows.get(name)
         if window is not None:
             alpha, beta = window
@@ -50,23 +46,40 @@ def screen_values(
                 else value < alpha or value > beta
             )
             if outside:
-                allowed = table[name] = allowed_values(
-                    value, window, prune_on_equality=prune_on_equality
-                )
-                if checked and (got is None or not allowed.contains(got)):
-                    wrong.add(name)
+                table[name] = allowed_values(value, window, prune_on_equality=prune_on_equality)
                 continue
+        exact[name] = value
         if type(value) is int:
-            exact = shared.get(value)
-            if exact is None:
-                exact = shared[value] = Allowed.exactly(value)
-            table[name] = exact
+            allowed = shared.get(value)
+            if allowed is None:
+                allowed = shared[value] = Allowed.exactly(value)
+            table[name] = allowed
         else:
             table[name] = Allowed.exactly(value)
-        # Equal numbers are always the same; only unequal ones need the tolerance.
-        if checked and (got is None or not (got == value or same(got, value))):
+    return table, exact
+
+
+def wrong_values(
+    table: dict[str, Allowed], exact: dict[str, Number], returned: dict[str, Number | None]
+) -> set[str]:
+    """The nodes of ``table`` (see :func:`allowed_table`) that returned something else than
+    they may (``name in wrong`` iff ``value_mismatch(name)``).
+
+    A node that never returned is fine; one that returned None is not.
+    """
+    wrong: set[str] = set()
+    exact_value, allowed_at = exact.get, table.get
+    for name, got in returned.items():
+        value = exact_value(name)  # a true value is never None
+        if value is not None:
+            # Equal numbers are always the same; only unequal ones need the tolerance.
+            if got is None or not (got == value or same(got, value)):
+                wrong.add(name)
+            continue
+        allowed = allowed_at(name)
+        if allowed is not None and (got is None or not allowed.contains(got)):
             wrong.add(name)
-    return table, wrong
+    return wrong
 
 
 def wrong_bounds(

@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 
 from reference.feedback import Allowed, NodeFeedback, TreeFeedback, Verdict, judge
+from reference.feedback.tree_facts import tree_facts
 from reference.feedback.verdicts import node_feedback_table
 from reference.observed import Observed, Return, ValueProblem, Visit
 from reference.search import SearchOptions, search
@@ -506,3 +507,14 @@ def test_node_feedback_made_column_by_column_equals_the_constructors() -> None:
     assert made == tuple(NodeFeedback(*row) for row in rows)
     assert [repr(node) for node in made] == [repr(NodeFeedback(*row)) for row in rows]
     assert hash(made[0]) == hash(NodeFeedback(*rows[0]))
+
+
+def test_the_facts_of_a_small_tree_and_its_reference_are_kept_and_shared() -> None:
+    tree = parse_compact("MAX[ MIN[3 12 8] MIN[2 4 6] MIN[14 5 2] ]")
+    reference = search(tree, "alphabeta")
+    assert tree_facts(tree, reference) is tree_facts(tree, reference)
+    assert tree_facts(tree, search(tree, "alphabeta")) is not tree_facts(tree, reference)
+    first = judge(tree, reference, simulate(tree, Student()))
+    again = judge(tree, reference, simulate(tree, Student(skip="C")))
+    assert first.perfect and not again.perfect
+    assert judge(tree, reference, simulate(tree, Student())) == first

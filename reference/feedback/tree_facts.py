@@ -1,0 +1,95 @@
+"""What judging needs to know about a tree and its reference search, worked out once.
+
+Every submission to an exercise is judged on the same public and hidden trees, each with
+the reference search the grader keeps for it. Everything here depends on the tree and
+that search only, so for small trees it is kept, by the identity of the two objects, and
+shared by all their judgements. Nothing in a :class:`TreeFacts` changes once it is made.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from reference.feedback.geometry import Geometry
+from reference.feedback.reference_view import ReferenceView, read_reference
+from reference.feedback.screen import allowed_table
+from reference.feedback.values import Allowed, negamax_values, true_values
+from reference.search import ALGORITHMS, SearchResult
+from reference.search.negamax import Negamax
+from reference.tree import Number, Tree
+
+KEPT_NODES = 10_000
+"""The largest tree whose facts are kept (the grader keeps the reference search of trees up
+to this size; a larger tree's search is run anew for each judgement, so never met again)."""
+KEPT_TOTAL = 100_000
+"""The most nodes kept in all, the least recently judged trees going first."""
+
+
+@dataclass(frozen=True, slots=True)
+class TreeFacts:
+    """A tree and its reference search, indexed for judging any student's search of it."""
+
+    tree: Tree
+    reference: SearchResult
+    geometry: Geometry
+    ref: ReferenceView
+    negamax: bool
+    """Whether the reference is a negamax search (values in the mover's view)."""
+    max_values: dict[str, Number]
+    """True values from MAX's point of view."""
+    values: dict[str, Number]
+    """True values as the algorithm returns them (the mover's view in negamax)."""
+    allowed_at: dict[str, Allowed]
+    """What each node the reference visits may return (those with a true value)."""
+    exact: dict[str, Number]
+    """The nodes of ``allowed_at`` that must return their true value exactly (searched
+    inside their window, or without one), with that value."""
+
+
+def make_facts(tree: Tree, reference: SearchResult) -> TreeFacts:
+    """Index ``tree`` and ``reference`` (see :func:`tree_facts` for the kept ones)."""
+    options = reference.options
+    geometry = Geometry(tree, options.order)
+    if options.depth_limit is not None:
+        geometry.depth  # noqa: B018 - worked out now, so that a kept geometry never changes
+    ref = read_reference(reference, geometry)
+    algorithm = ALGORITHMS.get(reference.algorithm)
+    negamax = algorithm is not None and issubclass(algorithm, Negamax)
+    max_values = true_values(tree, options.depth_limit)
+    values = negamax_values(tree, max_values) if negamax else max_values
+    allowed_at, exact = allowed_table(
+        ref.order, values, ref.windows, prune_on_equality=options.prune_on_equality
+    )
+    return TreeFacts(tree, reference, geometry, ref, negamax, max_values, values, allowed_at, exact)
+
+
+_kept: OrderedDict[tuple[int, int], TreeFacts] = OrderedDict()
+_kept_nodes = 0
+_lock = threading.Lock()
+
+
+def tree_facts(tree: Tree, reference: SearchResult) -> TreeFacts:
+    """The facts of ``tree`` and ``reference``: kept ones for a pair met before, if the tree
+    is small (see :data:`KEPT_NODES`); the kept facts hold both objects, so an ``id`` is
+    never reused while its facts are kept."""
+    global _kept_nodes
+    size = len(tree)
+    if size > KEPT_NODES:
+        return make_facts(tree, reference)
+    key = (id(tree), id(reference))
+    with _lock:
+        facts = _kept.get(key)
+        if facts is not None:
+            _kept.move_to_end(key)
+            return facts
+    facts = make_facts(tree, reference)
+    with _lock:
+        if key not in _kept:
+            _kept[key] = facts
+            _kept_nodes += size
+            while _kept_nodes > KEPT_TOTAL:
+                _, dropped = _kept.popitem(last=False)
+                _kept_nodes -= len(dropped.tree)
+    return facts
