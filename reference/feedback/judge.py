@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from reference.exercises.model import Scoring
 from reference.feedback.answer import judge_answer
@@ -30,7 +31,7 @@ def judge(
     """
     scoring = scoring or Scoring()
     ctx = Context(tree, reference, observed)
-    nodes = judge_nodes(ctx, tree.nodes)
+    nodes = judge_tree(ctx)
     answer = judge_answer(ctx)
     score = tree_score(
         scoring,
@@ -58,33 +59,74 @@ def node_feedback(ctx: Context, name: str) -> NodeFeedback:
 
 
 def judge_nodes(ctx: Context, names: Iterable[str]) -> tuple[NodeFeedback, ...]:
-    """:func:`node_feedback` of each of ``names``, in order.
+    """:func:`node_feedback` of each of ``names``, in order."""
+    facts, student = ctx.facts, ctx.student
+    at = list(map(facts.geometry.index.__getitem__, names))
+    return _judge_columns(
+        ctx,
+        Columns(
+            [facts.geometry.names[i] for i in at],
+            [facts.allowed_in_preorder[i] for i in at],
+            [student.returned_in_preorder[i] for i in at],
+            bytes(facts.searched_in_preorder[i] for i in at),
+            bytes(student.visited_in_preorder[i] for i in at),
+            [facts.values_in_preorder[i] for i in at],
+            [facts.windows_in_preorder[i] for i in at],
+            [student.received_in_preorder[i] for i in at],
+        ),
+    )
 
-    The feedback is built column by column: the numbers are looked up for all the nodes
-    at once, and only the verdicts need Python code per node. Most nodes are plain: the
-    reference and the student searched them alike and the value they returned may be
-    returned; their verdict is made here, the others' by :class:`NodeJudge`.
-    """
-    names = list(names)
-    if not names:
+
+def judge_tree(ctx: Context) -> tuple[NodeFeedback, ...]:
+    """:func:`node_feedback` of every node of the tree, in preorder."""
+    facts, student = ctx.facts, ctx.student
+    return _judge_columns(
+        ctx,
+        Columns(
+            facts.geometry.names,
+            facts.allowed_in_preorder,
+            student.returned_in_preorder,
+            facts.searched_in_preorder,
+            student.visited_in_preorder,
+            facts.values_in_preorder,
+            facts.windows_in_preorder,
+            student.received_in_preorder,
+        ),
+    )
+
+
+class Columns(NamedTuple):
+    """What judging nodes needs, one entry per node."""
+
+    names: list[str]
+    allowed: list[Allowed | None]
+    returned: list[Number | None]
+    searched: bytes | bytearray
+    """Non-zero where the reference visits the node."""
+    visited: bytes | bytearray
+    """Non-zero where the student's search visited the node."""
+    values: list[Number | None]
+    windows: list[tuple[Number, Number] | None]
+    received: list[tuple[Number | None, Number | None] | None]
+
+
+def _judge_columns(ctx: Context, nodes: Columns) -> tuple[NodeFeedback, ...]:
+    """The feedback on ``nodes``, built column by column: only the verdicts need Python
+    code per node. Most nodes are plain: the reference and the student searched them alike
+    and the value they returned may be returned; their verdict is made here, the others'
+    by :class:`NodeJudge`."""
+    if not nodes.names:
         return ()
-    student = ctx.student
-    returned = list(map(student.returned.get, names))
-    allowed = list(map(ctx.allowed_at.get, names))  # only nodes the reference visits are in it
     judge = NodeJudge(ctx)
-    ref_visited, first_visit, suspects = ctx.ref_visited, student.first_visit, judge.suspects
+    suspects = judge.suspects
     described: dict[int, tuple[str, str]] = {}  # by ``id`` of an Allowed: see NodeJudge
     rows: list[Judgement] = []
     add = rows.append
     ok = Verdict.OK
-    for name, can, got in zip(names, allowed, returned, strict=True):
-        if (
-            got is None
-            or can is None
-            or name not in ref_visited
-            or name not in first_visit
-            or name in suspects
-        ):
+    for name, can, got, searched, visited in zip(
+        nodes.names, nodes.allowed, nodes.returned, nodes.searched, nodes.visited, strict=True
+    ):
+        if got is None or can is None or not searched or not visited or name in suspects:
             add(judge(name, can, got))
             continue
         texts = described.get(id(can))
@@ -94,13 +136,13 @@ def judge_nodes(ctx: Context, names: Iterable[str]) -> tuple[NodeFeedback, ...]:
         value = str(got) if type(got) is int else show(got)
         add((ok, texts[0], value, f"{name} returned {value}{texts[1]}."))
     return node_feedback_table(
-        names,
+        nodes.names,
         *zip(*rows, strict=True),
-        map(ctx.values.get, names),
-        allowed,
-        returned,
-        map(ctx.ref.windows.get, names),
-        map(student.received.get, names),
+        nodes.values,
+        nodes.allowed,
+        nodes.returned,
+        nodes.windows,
+        nodes.received,
     )
 
 

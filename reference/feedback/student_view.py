@@ -41,6 +41,13 @@ class StudentView:
     """Where each node was first searched again after it was finished."""
     out_of_order: dict[str, str] = field(default_factory=dict)
     """For a node visited before a sibling that comes first in search order: that sibling."""
+    visited_in_preorder: bytearray = field(default_factory=bytearray)
+    """Non-zero for each node visited, in the tree's preorder (as the columns below: what
+    the dictionaries say, for every node)."""
+    returned_in_preorder: list[Number | None] = field(default_factory=list)
+    received_in_preorder: list[tuple[Number | None, Number | None] | None] = field(
+        default_factory=list
+    )
 
     def visited(self, name: str) -> bool:
         """True when the student's code asked the game about ``name``."""
@@ -71,19 +78,26 @@ def read_student(observed: Observed, geometry: Geometry) -> StudentView:
     # Nodes are handled by preorder position here: a subtree is the interval
     # index <= i < end[index], so relatedness is two comparisons.
     index, end = geometry.index, geometry.end
-    state = bytearray(len(end))
-    called = bytearray(len(end))
+    count = len(end)
+    state = bytearray(count)
+    called = bytearray(count)
+    has_returned = bytearray(count)
+    returned_at: list[Number | None] = [None] * count
+    received_at: list[tuple[Number | None, Number | None] | None] = [None] * count
     stack: list[int] = []  # the open nodes, the root at the bottom
     first_visit, calls, returns = view.first_visit, view.calls, view.returns
     returned, received, repeated = view.returned, view.received, view.repeated
+    position_of = index.get
+    visit, call, return_ = Visit, Call, Return
     in_preorder = True  # whether the first visits come in the tree's preorder
     latest_first = -1
     for position, event in enumerate(observed.events):
         name = event.node
-        at = index.get(name)
+        at = position_of(name)
         if at is None:
             continue
-        if type(event) is Visit:
+        kind = type(event)
+        if kind is visit:
             if stack:
                 top = stack[-1]
                 if top == at:
@@ -105,26 +119,33 @@ def read_student(observed: Observed, geometry: Geometry) -> StudentView:
             else:
                 stack.append(at)
             state[at] = OPEN
-        elif type(event) is Call:
+        elif kind is call:
             if not called[at]:
                 called[at] = 1
-                if event.alpha is not None or event.beta is not None:
+                called_with: Call = event  # type: ignore[assignment]  # it is one (kind)
+                if called_with.alpha is not None or called_with.beta is not None:
                     calls[name] = position
-                    received[name] = (event.alpha, event.beta)
-                elif event.depth is not None:
+                    window = (called_with.alpha, called_with.beta)
+                    received[name] = received_at[at] = window
+                elif called_with.depth is not None:
                     calls[name] = position
             if state[at] == FINISHED:
                 repeated.setdefault(name, position)
-        elif type(event) is Return:
-            if name not in returns:
+        elif kind is return_:
+            if not has_returned[at]:
+                has_returned[at] = 1
                 returns[name] = position
-                returned[name] = event.value
+                returned_from: Return = event  # type: ignore[assignment]  # it is one (kind)
+                returned[name] = returned_at[at] = returned_from.value
             if state[at] == OPEN:
                 if stack[-1] == at:  # the usual case: the innermost open node returns
                     stack.pop()
                     state[at] = FINISHED
                 else:
                     _close_from(stack, state, at)
+    view.visited_in_preorder = state
+    view.returned_in_preorder = returned_at
+    view.received_in_preorder = received_at
     view.order = list(first_visit)  # a dict keeps its insertion order: first visits
     # Children first visited in preorder are visited in search order (left to right).
     if not in_preorder or geometry.order != "left-to-right":

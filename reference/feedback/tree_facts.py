@@ -46,6 +46,12 @@ class TreeFacts:
     exact: dict[str, Number]
     """The nodes of ``allowed_at`` that must return their true value exactly (searched
     inside their window, or without one), with that value."""
+    searched_in_preorder: bytearray
+    """1 for each node the reference visits, 0 for the others, in preorder (as the columns
+    below: what the dictionaries say, looked up once for every node)."""
+    allowed_in_preorder: list[Allowed | None]
+    values_in_preorder: list[Number | None]
+    windows_in_preorder: list[tuple[Number, Number] | None]
 
 
 def make_facts(tree: Tree, reference: SearchResult) -> TreeFacts:
@@ -62,7 +68,27 @@ def make_facts(tree: Tree, reference: SearchResult) -> TreeFacts:
     allowed_at, exact = allowed_table(
         ref.order, values, ref.windows, prune_on_equality=options.prune_on_equality
     )
-    return TreeFacts(tree, reference, geometry, ref, negamax, max_values, values, allowed_at, exact)
+    names = geometry.names
+    count = len(names)
+    if len(ref.visited) == count:
+        searched = bytearray(b"\x01") * count
+    else:
+        searched = bytearray(map(ref.visited.__contains__, names))
+    return TreeFacts(
+        tree,
+        reference,
+        geometry,
+        ref,
+        negamax,
+        max_values,
+        values,
+        allowed_at,
+        exact,
+        searched,
+        list(map(allowed_at.get, names)),
+        list(map(values.get, names)),
+        list(map(ref.windows.get, names)) if ref.windows else [None] * count,
+    )
 
 
 _kept: OrderedDict[tuple[int, int], TreeFacts] = OrderedDict()

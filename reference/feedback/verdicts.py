@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter, deque
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from itertools import repeat
@@ -74,21 +74,20 @@ ROWS_AT_ONCE = 4096
 few enough that they stay in the processor's cache from one field to the next."""
 
 
-def node_feedback_table(*columns: Iterable[object]) -> tuple[NodeFeedback, ...]:
+def node_feedback_table(*columns: Sequence[object]) -> tuple[NodeFeedback, ...]:
     """``NodeFeedback(*row)`` for each row of ``columns`` (one per field, in order).
 
     The same objects the constructor makes, made about three times as fast: a frozen
     class's constructor sets each field through ``object.__setattr__``, while here each
     field's slot is filled for a block of rows at once.
     """
-    lists = [list(column) for column in columns]
-    count = len(lists[0])
-    assert len(lists) == len(_SETTERS) and all(len(column) == count for column in lists)
+    count = len(columns[0])
+    assert len(columns) == len(_SETTERS) and all(len(column) == count for column in columns)
     made = list(map(object.__new__, repeat(NodeFeedback, count)))
     for start in range(0, count, ROWS_AT_ONCE):
         stop = start + ROWS_AT_ONCE
         block = made[start:stop]
-        for setter, column in zip(_SETTERS, lists, strict=True):
+        for setter, column in zip(_SETTERS, columns, strict=True):
             deque(map(setter, block, column[start:stop]), 0)
     return tuple(made)
 
