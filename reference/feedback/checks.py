@@ -50,9 +50,13 @@ class Context:
         """True values as the algorithm returns them (the mover's view in negamax)."""
         self.ref_visited = self.ref.visited
         self.depth_counts_down = self._depth_counts_down()
-        self.allowed_at = facts.allowed_at
-        """What each node the reference visits may return (see :meth:`allowed`)."""
-        self.wrong_values = wrong_values(facts.allowed_at, facts.exact, self.student.returned)
+        self.wrong_values = wrong_values(
+            self.geometry.names,
+            self.student.returned_in_preorder,
+            self.student.has_returned_in_preorder,
+            facts.allowed_in_preorder,
+            facts.exact_in_preorder,
+        )
         """The nodes :meth:`value_mismatch` finds a mismatch at."""
         self.wrong_bounds: set[str] = set()  # without windows or a depth limit, any will do
         if self.ref.windows or self.options.depth_limit is not None:
@@ -81,7 +85,8 @@ class Context:
 
     def allowed(self, name: str) -> Allowed | None:
         """What ``name`` may return under the reference's window (None: no true value)."""
-        allowed = self.allowed_at.get(name)
+        at = self.geometry.index.get(name)
+        allowed = None if at is None else self.facts.allowed_in_preorder[at]
         if allowed is not None:
             return allowed
         value = self.values.get(name)

@@ -9,7 +9,8 @@ the check it screens for (``name in wrong_bounds(...)`` iff ``bounds_mismatch(na
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from itertools import compress
 from typing import cast
 
 from reference.feedback.values import Allowed, allowed_values, same
@@ -17,27 +18,30 @@ from reference.observed import Call, ObservedEvent
 from reference.tree import Number
 
 
-def allowed_table(
-    names: Iterable[str],
-    values: dict[str, Number],
-    windows: dict[str, tuple[Number, Number]],
+def allowed_columns(
+    values: list[Number | None],
+    windows: list[tuple[Number, Number] | None],
+    searched: bytes | bytearray,
     *,
     prune_on_equality: bool,
-) -> tuple[dict[str, Allowed], dict[str, Number]]:
-    """What each of ``names`` (with a true value) may return, and those of them that must
-    return their true value exactly (inside their window, or without one), with it.
+) -> tuple[list[Allowed | None], list[Number | None]]:
+    """What each node may return, and the true value of those that must return it exactly
+    (searched inside their window, or without one), from columns of one entry per node:
+    the true values, the reference's windows, and whether the reference visits the node.
+    A node the reference does not visit, or without a true value, gets None in both.
 
     An :class:`Allowed` is immutable, so the exact answers for int values are shared
     rather than built once per node.
     """
-    table: dict[str, Allowed] = {}
-    exact: dict[str, Number] = {}
+    allowed: list[Allowed | None] = []
+    exact: list[Number | None] = []
+    add, add_exact = allowed.append, exact.append
     shared: dict[int, Allowed] = {}
-    for name in names:
-        value = values.get(name)
-        if value is None:
+    for value, window, visited in zip(values, windows, searched, strict=True):
+        if value is None or not visited:
+            add(None)
+            add_exact(None)
             continue
-        window = windows.get(name)
         if window is not None:
             alpha, beta = window
             outside = (
@@ -46,38 +50,43 @@ def allowed_table(
                 else value < alpha or value > beta
             )
             if outside:
-                table[name] = allowed_values(value, window, prune_on_equality=prune_on_equality)
+                add(allowed_values(value, window, prune_on_equality=prune_on_equality))
+                add_exact(None)
                 continue
-        exact[name] = value
+        add_exact(value)
         if type(value) is int:
-            allowed = shared.get(value)
-            if allowed is None:
-                allowed = shared[value] = Allowed.exactly(value)
-            table[name] = allowed
+            one = shared.get(value)
+            if one is None:
+                one = shared[value] = Allowed.exactly(value)
+            add(one)
         else:
-            table[name] = Allowed.exactly(value)
-    return table, exact
+            add(Allowed.exactly(value))
+    return allowed, exact
 
 
 def wrong_values(
-    table: dict[str, Allowed], exact: dict[str, Number], returned: dict[str, Number | None]
+    names: list[str],
+    returned: list[Number | None],
+    has_returned: bytes | bytearray,
+    allowed: list[Allowed | None],
+    exact: list[Number | None],
 ) -> set[str]:
-    """The nodes of ``table`` (see :func:`allowed_table`) that returned something else than
-    they may (``name in wrong`` iff ``value_mismatch(name)``).
+    """The nodes that returned something else than they may (``name in wrong`` iff
+    ``value_mismatch(name)``), from columns of one entry per node: the first value each
+    returned and whether it returned at all, and :func:`allowed_columns`.
 
     A node that never returned is fine; one that returned None is not.
     """
     wrong: set[str] = set()
-    exact_value, allowed_at = exact.get, table.get
-    for name, got in returned.items():
-        value = exact_value(name)  # a true value is never None
+    rows = compress(zip(names, returned, allowed, exact, strict=True), has_returned)
+    for name, got, can, value in rows:
+        if can is None:
+            continue
         if value is not None:
             # Equal numbers are always the same; only unequal ones need the tolerance.
             if got is None or not (got == value or same(got, value)):
                 wrong.add(name)
-            continue
-        allowed = allowed_at(name)
-        if allowed is not None and (got is None or not allowed.contains(got)):
+        elif got is None or not can.contains(got):
             wrong.add(name)
     return wrong
 

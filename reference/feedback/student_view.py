@@ -45,6 +45,8 @@ class StudentView:
     """Non-zero for each node visited, in the tree's preorder (as the columns below: what
     the dictionaries say, for every node)."""
     returned_in_preorder: list[Number | None] = field(default_factory=list)
+    has_returned_in_preorder: bytearray = field(default_factory=bytearray)
+    """Non-zero for each node that returned (its value may be None: not a number)."""
     received_in_preorder: list[tuple[Number | None, Number | None] | None] = field(
         default_factory=list
     )
@@ -145,6 +147,7 @@ def read_student(observed: Observed, geometry: Geometry) -> StudentView:
                     _close_from(stack, state, at)
     view.visited_in_preorder = state
     view.returned_in_preorder = returned_at
+    view.has_returned_in_preorder = has_returned
     view.received_in_preorder = received_at
     view.order = list(first_visit)  # a dict keeps its insertion order: first visits
     # Children first visited in preorder are visited in search order (left to right).

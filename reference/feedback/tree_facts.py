@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from reference.feedback.geometry import Geometry
 from reference.feedback.reference_view import ReferenceView, read_reference
-from reference.feedback.screen import allowed_table
+from reference.feedback.screen import allowed_columns
 from reference.feedback.values import Allowed, negamax_values, true_values
 from reference.search import ALGORITHMS, SearchResult
 from reference.search.negamax import Negamax
@@ -41,17 +41,16 @@ class TreeFacts:
     """True values from MAX's point of view."""
     values: dict[str, Number]
     """True values as the algorithm returns them (the mover's view in negamax)."""
-    allowed_at: dict[str, Allowed]
-    """What each node the reference visits may return (those with a true value)."""
-    exact: dict[str, Number]
-    """The nodes of ``allowed_at`` that must return their true value exactly (searched
-    inside their window, or without one), with that value."""
     searched_in_preorder: bytearray
     """1 for each node the reference visits, 0 for the others, in preorder (as the columns
-    below: what the dictionaries say, looked up once for every node)."""
-    allowed_in_preorder: list[Allowed | None]
+    below: one entry per node, so that nodes are judged without looking each one up)."""
     values_in_preorder: list[Number | None]
     windows_in_preorder: list[tuple[Number, Number] | None]
+    allowed_in_preorder: list[Allowed | None]
+    """What each node the reference visits may return (None: not visited, or no value)."""
+    exact_in_preorder: list[Number | None]
+    """The true value of each node that must return it exactly: one the reference visits,
+    inside its window or without one."""
 
 
 def make_facts(tree: Tree, reference: SearchResult) -> TreeFacts:
@@ -65,15 +64,19 @@ def make_facts(tree: Tree, reference: SearchResult) -> TreeFacts:
     negamax = algorithm is not None and issubclass(algorithm, Negamax)
     max_values = true_values(tree, options.depth_limit)
     values = negamax_values(tree, max_values) if negamax else max_values
-    allowed_at, exact = allowed_table(
-        ref.order, values, ref.windows, prune_on_equality=options.prune_on_equality
-    )
     names = geometry.names
     count = len(names)
     if len(ref.visited) == count:
         searched = bytearray(b"\x01") * count
     else:
         searched = bytearray(map(ref.visited.__contains__, names))
+    values_in_preorder = list(map(values.get, names))
+    windows: list[tuple[Number, Number] | None] = [None] * count
+    if ref.windows:
+        windows = list(map(ref.windows.get, names))
+    allowed, exact = allowed_columns(
+        values_in_preorder, windows, searched, prune_on_equality=options.prune_on_equality
+    )
     return TreeFacts(
         tree,
         reference,
@@ -82,12 +85,11 @@ def make_facts(tree: Tree, reference: SearchResult) -> TreeFacts:
         negamax,
         max_values,
         values,
-        allowed_at,
-        exact,
         searched,
-        list(map(allowed_at.get, names)),
-        list(map(values.get, names)),
-        list(map(ref.windows.get, names)) if ref.windows else [None] * count,
+        values_in_preorder,
+        windows,
+        allowed,
+        exact,
     )
 
 
