@@ -78,30 +78,31 @@ def _first_wrong_return(
     ctx: Context, visits: list[int], limit: int
 ) -> tuple[int, tuple[Cause, str]] | None:
     """The earliest return before ``limit`` that is wrong, given the first visits that
-    matched the reference (their positions, ``visits``)."""
-    expected = ctx.ref.order
-    ref_visited, wrong_values = ctx.ref_visited, ctx.wrong_values
-    first_visit = ctx.student.first_visit
-    index, end = ctx.geometry.index, ctx.geometry.end
+    matched the reference (their positions, ``visits``). Nodes are taken by their preorder
+    positions, as in the columns of the student's and the tree's facts."""
+    facts, student = ctx.facts, ctx.student
+    names, end = facts.geometry.names, facts.geometry.end
+    expected = facts.order_positions
+    searched, first_visit = facts.searched_in_preorder, student.first_visit_in_preorder
+    wrong_values = ctx.wrong_values
     visits = [*visits, limit]  # the last stops the count before any return considered
     reference_done = len(expected)
     matched = 0
-    for name, position in ctx.student.returns.items():  # in the order of position
+    # The first returns in the order of position, and where their nodes are.
+    for position, at in zip(student.returns.values(), student.returns_in_preorder, strict=True):
         if position >= limit:
             return None
         while visits[matched] < position:
             matched += 1
-        if name not in ref_visited:
+        if not searched[at]:
             continue
-        seen = first_visit.get(name)
+        seen = first_visit[at]
         if seen is None or seen > position:
             continue  # only the returns of a node already visited are judged
-        if matched < reference_done:
-            at = index[name]
-            if at <= index[expected[matched]] < end[at]:
-                return position, ("inside", name)
-        if name in wrong_values:
-            return position, ("value", name)
+        if matched < reference_done and at <= expected[matched] < end[at]:
+            return position, ("inside", names[at])
+        if wrong_values and names[at] in wrong_values:
+            return position, ("value", names[at])
     return None
 
 

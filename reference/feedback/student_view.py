@@ -47,6 +47,9 @@ class StudentView:
     returned_in_preorder: list[Number | None] = field(default_factory=list)
     has_returned_in_preorder: bytearray = field(default_factory=bytearray)
     """Non-zero for each node that returned (its value may be None: not a number)."""
+    first_visit_in_preorder: list[int | None] = field(default_factory=list)
+    returns_in_preorder: list[int] = field(default_factory=list)
+    """The preorder position of each node of ``returns``, in the same order."""
     received_in_preorder: list[tuple[Number | None, Number | None] | None] = field(
         default_factory=list
     )
@@ -86,6 +89,9 @@ def read_student(observed: Observed, geometry: Geometry) -> StudentView:
     has_returned = bytearray(count)
     returned_at: list[Number | None] = [None] * count
     received_at: list[tuple[Number | None, Number | None] | None] = [None] * count
+    first_seen: list[int | None] = [None] * count
+    returns_at: list[int] = []
+    returning = returns_at.append
     stack: list[int] = []  # the open nodes, the root at the bottom
     first_visit, calls, returns = view.first_visit, view.calls, view.returns
     returned, received, repeated = view.returned, view.received, view.repeated
@@ -104,13 +110,22 @@ def read_student(observed: Observed, geometry: Geometry) -> StudentView:
                 top = stack[-1]
                 if top == at:
                     continue  # asked about the innermost open node again
-                if not (top <= at < end[top] or at <= top < end[at]):
+                if top <= at < end[top]:
+                    if state[at] == NEVER:  # the usual case: going down to a new node
+                        first_visit[name] = first_seen[at] = position
+                        if at < latest_first:
+                            in_preorder = False
+                        latest_first = at
+                        stack.append(at)
+                        state[at] = OPEN
+                        continue
+                elif not (at <= top < end[at]):
                     _close_unrelated(stack, state, at, end)
             status = state[at]
             if status == OPEN:
                 continue
             if status == NEVER:
-                first_visit[name] = position
+                first_visit[name] = first_seen[at] = position
                 if at < latest_first:
                     in_preorder = False
                 latest_first = at
@@ -137,6 +152,7 @@ def read_student(observed: Observed, geometry: Geometry) -> StudentView:
             if not has_returned[at]:
                 has_returned[at] = 1
                 returns[name] = position
+                returning(at)
                 returned_from: Return = event  # type: ignore[assignment]  # it is one (kind)
                 returned[name] = returned_at[at] = returned_from.value
             if state[at] == OPEN:
@@ -148,6 +164,8 @@ def read_student(observed: Observed, geometry: Geometry) -> StudentView:
     view.visited_in_preorder = state
     view.returned_in_preorder = returned_at
     view.has_returned_in_preorder = has_returned
+    view.first_visit_in_preorder = first_seen
+    view.returns_in_preorder = returns_at
     view.received_in_preorder = received_at
     view.order = list(first_visit)  # a dict keeps its insertion order: first visits
     # Children first visited in preorder are visited in search order (left to right).

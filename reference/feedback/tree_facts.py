@@ -49,6 +49,8 @@ class TreeFacts:
     allowed_in_preorder: list[Allowed | None]
     """What each node the reference visits may return (None: not visited, or no value)."""
     exact_in_preorder: list[Number | None]
+    order_positions: list[int]
+    """The preorder position of each node of ``ref.order``, in the same order."""
     """The true value of each node that must return it exactly: one the reference visits,
     inside its window or without one."""
 
@@ -90,6 +92,7 @@ def make_facts(tree: Tree, reference: SearchResult) -> TreeFacts:
         windows,
         allowed,
         exact,
+        list(map(geometry.index.__getitem__, ref.order)),
     )
 
 
