@@ -7,9 +7,12 @@ without recursion, so trees 10,000 levels deep cost nothing special.
 from __future__ import annotations
 
 from functools import cached_property
+from operator import attrgetter
 
 from reference.search import Order
 from reference.tree import Tree
+
+_edges = attrgetter("edges")
 
 
 class Geometry:
@@ -20,12 +23,19 @@ class Geometry:
         self.order = order
         nodes = tree.nodes
         names = list(nodes)
-        index = dict(zip(names, range(len(names)), strict=True))
-        end = [0] * len(names)
-        edge_lists = [node.edges for node in nodes.values()]
-        for i in range(len(names) - 1, -1, -1):  # a subtree ends where its last child's does
-            edges = edge_lists[i]
-            end[i] = end[index[edges[-1].child]] if edges else i + 1
+        count = len(names)
+        index = dict(zip(names, range(count), strict=True))
+        children = list(map(len, map(_edges, nodes.values())))
+        # A subtree ends where its last child's does. Read backwards, the preorder puts a
+        # node's children, first child on top, on a stack of the subtrees read so far.
+        end = list(range(1, count + 1))  # a leaf's subtree is itself
+        read: list[int] = []
+        for i in range(count - 1, -1, -1):
+            k = children[i]
+            if k:
+                end[i] = end[read[-k]]
+                del read[-k:]
+            read.append(i)
         self.names = names
         """Node names in preorder (``names[index[name]] == name``)."""
         self.index = index
