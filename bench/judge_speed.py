@@ -7,7 +7,9 @@ Usage: .venv/bin/python bench/judge_speed.py [--sizes 1000,10000,100000] [--repe
        [--algorithm minimax|alphabeta] [--tictactoe] [--exercise aima-fig5.2-alphabeta]
 Prints medians of --repeat runs (µs per node; ms per grading and µs per tree for the
 small trees), with the collector paused as worker.grading does. No root needed: nothing
-runs in the sandbox.
+runs in the sandbox. Each tree is judged with one reference search, as the worker keeps
+it, so trees of up to reference.feedback.tree_facts.KEPT_NODES nodes reuse their kept
+facts after the first run; larger trees are worked out anew every time.
 """
 
 from __future__ import annotations
