@@ -100,3 +100,19 @@ def test_a_forged_failure_report_is_not_blamed_on_the_grader() -> None:
 
 def test_a_correct_search_passes_after_all_of_this() -> None:
     assert run(ALPHABETA).outcome.verdict is Verdict.COMPLETED
+
+
+def test_a_report_naming_many_long_functions_still_arrives() -> None:
+    # A hundred functions with long non-ASCII names, notes pending, then a runtime error:
+    # the report lists what the file defines, and must still fit the protocol.
+    record = run(
+        "for i in range(100):\n"
+        "    globals()['é' * 280 + str(i)] = lambda: 0\n"
+        "globals()['\\ud800'] = lambda: 0\n"
+        "def max_value(game, state, alpha, beta):\n"
+        "    return min_value(game, state, alpha, beta)\n"
+        "def min_value(game, state, alpha, beta):\n"
+        "    raise ValueError('stop')\n"
+    )
+    assert record.outcome.verdict is Verdict.RUNTIME_ERROR, record.outcome
+    assert "stop" in record.outcome.message

@@ -11,14 +11,23 @@ from hypothesis import strategies as st
 
 from reference.observed import Call, Return, ValueProblem
 from worker.harness.host import ProtocolViolation
+from worker.harness.student import StudentError, StudentResult
 from worker.harness.values import describe_value
 from worker.sandbox.protocol import (
+    MAX_MESSAGE,
     decode_answer,
     encode_answer,
     encode_told,
     parse_request,
 )
-from worker.sandbox.reports import NoteReader, encode_call, encode_return, read_note
+from worker.sandbox.reports import (
+    NoteReader,
+    encode_call,
+    encode_report,
+    encode_return,
+    read_note,
+    read_report,
+)
 
 numbers = st.one_of(
     st.integers(),
@@ -143,3 +152,17 @@ def test_a_told_line_parses_as_its_call() -> None:
         "ab",
         None,
     )
+
+
+def test_a_report_always_fits_one_message() -> None:
+    # The worst case: every text at its limit, of characters JSON writes as six bytes.
+    noisy = "\x01" * 10_000
+    result = StudentResult(
+        decision=noisy,
+        defines=tuple(noisy + str(i) for i in range(200)),
+        error=StudentError("runtime", noisy, 3, None, noisy, tuple(noisy for _ in range(50))),
+    )
+    report = encode_report(result)
+    assert len(report) <= MAX_MESSAGE
+    read = read_report(report[1:])
+    assert read.error is not None and read.error.kind == "runtime" and read.error.line == 3

@@ -23,6 +23,7 @@ from worker.sandbox.confinement import Confinement, arrange_fds, confine
 from worker.sandbox.limits import ChildPlan
 from worker.sandbox.protocol import (
     HEADER,
+    MAX_MESSAGE,
     TOLD_METHODS,
     Facts,
     decode_answer,
@@ -38,8 +39,10 @@ from worker.sandbox.warmup import warm_up
 TOKEN_LENGTH = 16
 """The length of the trusted side's handles (8 random bytes in hex)."""
 _FACTS_KEPT = 4096
-_NOTES_BATCH = 64
-_NOTES_BYTES = 16384
+_NOTES_BATCH = 20
+"""Notes kept before they are sent without a request. A note line is at most about 2.3 kB
+(three values of 1,024-bit fractions with their shown forms), so a batch stays well
+under the protocol's longest message; a search sends its notes with every request anyway."""
 _OUTPUT_BLOCK = 8192
 _OUT_OF_MEMORY = frame(
     encode_report(
@@ -59,11 +62,10 @@ class RemoteBackend:
     children (see :mod:`worker.sandbox.protocol`); the last two are reported with the next
     message, as are the notes of calls and returns."""
 
-    __slots__ = ("_children", "_facts", "_pending", "_pending_bytes")
+    __slots__ = ("_children", "_facts", "_pending")
 
     def __init__(self, root_facts: Facts) -> None:
         self._pending: list[bytes] = []
-        self._pending_bytes = 0
         self._facts: dict[str, tuple[bool, str]] = {}
         self._children: dict[str, dict[str, str]] = {}
         self._learn("", [], root_facts)
@@ -80,17 +82,15 @@ class RemoteBackend:
             else:
                 known = self._facts.get(token)
                 if known is not None:
-                    line = _TOLD_LINES[method] + token.encode() + b"\n"
-                    self._pending.append(line)
-                    self._pending_bytes += len(line)
-                    if len(self._pending) >= _NOTES_BATCH or self._pending_bytes >= _NOTES_BYTES:
+                    pending = self._pending
+                    pending.append(_TOLD_LINES[method] + token.encode() + b"\n")
+                    if len(pending) >= _NOTES_BATCH:
                         self.finish(b"")
                     return known[0] if method == "terminal_test" else known[1]
         body = encode_request(method, token, argument)
         if self._pending:
             body = b"".join(self._pending) + body
             self._pending.clear()
-            self._pending_bytes = 0
         os.write(REQUESTS_FD, frame(body))
         answer, facts = decode_answer(method, receive())
         if facts is not None:
@@ -123,24 +123,27 @@ class RemoteBackend:
     ) -> None:
         # Calls on anything but our states are not recorded; don't send them.
         if type(token) is str and len(token) == TOKEN_LENGTH:
-            self._queue(encode_call(function, token, alpha, beta, depth))
+            pending = self._pending
+            pending.append(encode_call(function, token, alpha, beta, depth))
+            if len(pending) >= _NOTES_BATCH:
+                self.finish(b"")
 
     def note_return(self, function: str, token: str | None, value: Described) -> None:
         if type(token) is str and len(token) == TOKEN_LENGTH:
-            self._queue(encode_return(function, token, value))
-
-    def _queue(self, line: bytes) -> None:
-        self._pending.append(line)
-        self._pending_bytes += len(line)
-        if len(self._pending) >= _NOTES_BATCH or self._pending_bytes >= _NOTES_BYTES:
-            self.finish(b"")
+            pending = self._pending
+            pending.append(encode_return(function, token, value))
+            if len(pending) >= _NOTES_BATCH:
+                self.finish(b"")
 
     def finish(self, last: bytes) -> None:
-        """Send the pending notes followed by ``last`` (the report, or nothing)."""
-        body = b"".join(self._pending) + last
+        """Send the pending notes followed by ``last`` (the report, or nothing); in two
+        messages if one would be too long."""
+        notes = b"".join(self._pending)
         self._pending.clear()
-        self._pending_bytes = 0
-        os.write(REQUESTS_FD, frame(body))
+        if notes and last and len(notes) + len(last) > MAX_MESSAGE:
+            os.write(REQUESTS_FD, frame(notes))
+            notes = b""
+        os.write(REQUESTS_FD, frame(notes + last))
 
 
 def receive() -> bytes:

@@ -139,9 +139,23 @@ def encode_job(
     return frame(marshal.dumps(fields))
 
 
+_PLAIN_ANSWERS: dict[tuple[type, object], bytes] = {}
+"""Framed answers that are a bool or a small int (a search asks for the same few utilities
+over and over), made once."""
+_PLAIN_KEPT = 1024
+
+
 def encode_answer(method: str, answer: object, facts: Facts | None = None) -> bytes:
     """One framed answer of the tree host, with exact fractions as (numerator, denominator),
     and the children's facts when given."""
+    if facts is None and (type(answer) is int or type(answer) is bool):
+        key = (type(answer), answer)
+        made = _PLAIN_ANSWERS.get(key)
+        if made is None:
+            made = frame(_VALUE + marshal.dumps(answer))
+            if len(_PLAIN_ANSWERS) < _PLAIN_KEPT:
+                _PLAIN_ANSWERS[key] = made
+        return made
     if type(answer) is Refusal:
         return frame(_REFUSAL + answer.message.encode())
     plain: Any

@@ -29,6 +29,8 @@ MESSAGE_LIMIT = 1000
 LINE_LIMIT = 300
 TRACEBACK_LIMIT = 20
 NAMES_LIMIT = 100
+NAMES_TEXT_LIMIT = 2000
+"""The names a report lists, in characters in all."""
 _PLAIN_DIGITS = 40
 """The longest plain int or float a note may carry."""
 _PLAIN_INT = 10**30
@@ -73,13 +75,22 @@ def _field(described: Described | None) -> str:
 
 
 def encode_report(result: StudentResult) -> bytes:
-    """The final packet: what the top-level call returned, or why it did not."""
+    """The final packet: what the top-level call returned, or why it did not. Every text
+    is cut, and the names the file defines to NAMES_TEXT_LIMIT characters in all, so that
+    it fits one message even when JSON escapes every character (six bytes each)."""
     error = result.error
+    names: list[str] = []
+    room = NAMES_TEXT_LIMIT
+    for name in result.defines[:NAMES_LIMIT]:
+        if room <= 0:
+            break
+        names.append(name[: min(LINE_LIMIT, room)])
+        room -= len(names[-1])
     fields = {
         "value": _wire(result.value),
         "decision": _cut(result.decision, LINE_LIMIT),
         "decision_style": bool(result.decision_style),
-        "defines": [name[:LINE_LIMIT] for name in result.defines[:NAMES_LIMIT]],
+        "defines": names,
         "error": None
         if error is None
         else [
