@@ -15,6 +15,7 @@ from typing import Any
 from reference.allocation import gc_paused
 from reference.exercises.model import Exercise
 from reference.feedback import TreeFeedback, combine, judge
+from reference.feedback.tree_facts import KEPT_NODES
 from reference.hidden import LIBRARY_FOLDER, load_library, reference_judge, wrong_for
 from reference.hidden.selection import select_hidden_trees
 from reference.observed import Call, Observed, Visit
@@ -47,7 +48,8 @@ class Case:
 
 
 CASES_CACHE_SIZE = 64
-REFERENCE_KEPT_NODES = 10_000
+REFERENCE_KEPT_NODES = KEPT_NODES
+"""The judge keeps what it works out about trees up to the same size."""
 _cases: OrderedDict[tuple[int, bytes, str], tuple[Exercise, list[Case]]] = OrderedDict()
 _cases_lock = threading.Lock()
 
