@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from itertools import pairwise
 
 import pytest
 from hypothesis import given
@@ -15,9 +16,11 @@ from worker.harness.student import StudentError, StudentResult
 from worker.harness.values import describe_value
 from worker.sandbox.protocol import (
     MAX_MESSAGE,
+    Unframer,
     decode_answer,
     encode_answer,
     encode_told,
+    frame,
     parse_request,
 )
 from worker.sandbox.reports import (
@@ -166,3 +169,24 @@ def test_a_report_always_fits_one_message() -> None:
     assert len(report) <= MAX_MESSAGE
     read = read_report(report[1:])
     assert read.error is not None and read.error.kind == "runtime" and read.error.line == 3
+
+
+@given(st.lists(st.binary(max_size=300), max_size=8), st.lists(st.integers(0, 2500), max_size=6))
+def test_messages_cut_anywhere_come_out_whole_and_in_order(
+    bodies: list[bytes], cuts: list[int]
+) -> None:
+    stream = b"".join(frame(body) for body in bodies)
+    points = sorted({0, len(stream), *(cut for cut in cuts if cut < len(stream))})
+    frames = Unframer()
+    read = []
+    for start, end in pairwise(points):
+        read += frames.feed(stream[start:end])
+    assert read == bodies
+    assert frames.idle
+
+
+def test_a_declared_length_over_the_limit_is_a_violation() -> None:
+    frames = Unframer()
+    assert not frames.feed(frame(b"?t")[:3]) and not frames.idle
+    with pytest.raises(ProtocolViolation, match="longer than"):
+        Unframer().feed((MAX_MESSAGE + 1).to_bytes(4, "little") + b"x")

@@ -96,14 +96,14 @@ class Unframer:
     def __init__(self) -> None:
         self._buffer = bytearray()
 
+    @property
+    def idle(self) -> bool:
+        """True when no part of a message is waiting for the rest."""
+        return not self._buffer
+
     def feed(self, data: bytes) -> list[bytes]:
         """The bodies completed by ``data``, in order."""
         buffer = self._buffer
-        if not buffer and len(data) > HEADER:
-            # The common case: exactly one whole message.
-            size = int.from_bytes(data[:HEADER], "little")
-            if size == len(data) - HEADER:
-                return [data[HEADER:]]
         buffer += data
         bodies = []
         while len(buffer) >= HEADER:

@@ -13,7 +13,7 @@ import math
 import os
 import select
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -157,7 +157,11 @@ class TreeServer:
                 continue
             if not data:
                 raise _Stop(Ending.CLOSED)
-            for body in frames.feed(data):
+            if frames.idle and int.from_bytes(data[:HEADER], "little") == len(data) - HEADER:
+                bodies: Sequence[bytes] = (data[HEADER:],)  # exactly one whole message
+            else:
+                bodies = frames.feed(data)
+            for body in bodies:
                 if body[:1] == b"?":
                     # The common case, kept short: one request, one answer.
                     self._request(body)
