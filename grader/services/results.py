@@ -1,15 +1,18 @@
 """Storing a grading report: the run's verdict, one row per tree, one row per node.
 
 Trees with more nodes than ``node_rows_limit`` keep only the nodes that are not ``ok`` or
-``pruned`` (up to the limit); their ``counts`` stay complete.
+``pruned`` (up to the limit); their ``counts`` stay complete. The rows are inserted in
+bulk (one statement for the trees, one for the nodes), not object by object.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy import insert
+from sqlalchemy.orm import Session
 
 from grader.models import GradingRun, NodeResult, TreeResult
 
@@ -24,42 +27,77 @@ def _text(value: object) -> str | None:
     return text[:TEXT_LIMIT]
 
 
-def store_report(run: GradingRun, report: dict[str, Any], node_rows_limit: int) -> None:
-    """Fill ``run`` from ``report`` (the document of :func:`worker.grading.grade`)."""
+@dataclass(frozen=True, slots=True)
+class TreeRows:
+    """One tree's result row and the rows of the nodes it keeps (columns by name)."""
+
+    tree: dict[str, Any]
+    nodes: list[dict[str, Any]]
+
+
+def result_rows(report: dict[str, Any], node_rows_limit: int) -> list[TreeRows]:
+    """The rows ``report`` (the document of :func:`worker.grading.grade`) is stored as,
+    one per tree in order; node rows without their tree's id."""
+    rows = []
+    for position, case in enumerate(report["cases"]):
+        nodes = case.get("nodes") or []
+        tree = {
+            "position": position,
+            "name": case["name"],
+            "hidden": case["hidden"],
+            "verdict": case["verdict"],
+            "message": case.get("message") or "",
+            "score": case.get("score"),
+            "max_score": case.get("max_score"),
+            "node_count": len(nodes),
+            "counts": dict(Counter(node["verdict"] for node in nodes)) if nodes else None,
+        }
+        kept = list(enumerate(nodes))
+        if len(nodes) > node_rows_limit:
+            kept = [item for item in kept if item[1]["verdict"] not in UNREMARKABLE]
+            kept = kept[:node_rows_limit]
+        node_rows = [
+            {
+                "position": index,
+                "node": node["node"][:1000],
+                "verdict": node["verdict"],
+                "expected": _text(node.get("expected")),
+                "actual": _text(node.get("actual")),
+                "message": node.get("message") or "",
+            }
+            for index, node in kept
+        ]
+        rows.append(TreeRows(tree, node_rows))
+    return rows
+
+
+def store_report(
+    session: Session, run: GradingRun, report: dict[str, Any], node_rows_limit: int
+) -> None:
+    """Fill ``run`` from ``report`` and insert its tree and node rows.
+
+    A run is stored once, when it ends (its rows are written in that same commit), so it
+    has no rows yet."""
     run.verdict = report["verdict"]
     run.score = report["score"]
     run.max_score = report["max_score"]
     run.message = report["message"]
     run.report = report
-    # A run is stored once, when it ends (its trees are written in that same commit): it
-    # has none yet, and loading the empty collection would cost a query.
-    set_committed_value(run, "trees", [])
-    for position, case in enumerate(report["cases"]):
-        nodes = case.get("nodes") or []
-        tree = TreeResult(
-            position=position,
-            name=case["name"],
-            hidden=case["hidden"],
-            verdict=case["verdict"],
-            message=case.get("message") or "",
-            score=case.get("score"),
-            max_score=case.get("max_score"),
-            node_count=len(nodes),
-            counts=dict(Counter(node["verdict"] for node in nodes)) if nodes else None,
-        )
-        kept = list(enumerate(nodes))
-        if len(nodes) > node_rows_limit:
-            kept = [item for item in kept if item[1]["verdict"] not in UNREMARKABLE]
-            kept = kept[:node_rows_limit]
-        tree.nodes = [
-            NodeResult(
-                position=index,
-                node=node["node"][:1000],
-                verdict=node["verdict"],
-                expected=_text(node.get("expected")),
-                actual=_text(node.get("actual")),
-                message=node.get("message") or "",
-            )
-            for index, node in kept
-        ]
-        run.trees.append(tree)
+    rows = result_rows(report, node_rows_limit)
+    if not rows:
+        return
+    # Core inserts of the tables: one statement each, whatever values are None (the ORM's
+    # bulk insert would split the rows by the columns they leave out).
+    tables = TreeResult.metadata.tables
+    trees, nodes = tables[TreeResult.__tablename__], tables[NodeResult.__tablename__]
+    tree_ids = session.scalars(
+        insert(trees).returning(trees.c.id, sort_by_parameter_order=True),
+        [{"run_id": run.id, **tree.tree} for tree in rows],
+    ).all()
+    node_rows = [
+        {"tree_result_id": tree_id, **node}
+        for tree_id, tree in zip(tree_ids, rows, strict=True)
+        for node in tree.nodes
+    ]
+    if node_rows:
+        session.execute(insert(nodes), node_rows)

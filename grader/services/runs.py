@@ -117,9 +117,9 @@ def finish_run(
     if run is None:
         session.rollback()
         return None
-    store_report(run, report, settings.node_rows_limit)
     run.state = RunState.GRADED
     run.finished_at = utcnow()
+    store_report(session, run, report, settings.node_rows_limit)
     outbound = on_run_finished(session, run)
     session.commit()
     return outbound
