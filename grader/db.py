@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, exc
 from sqlalchemy.orm import Session, sessionmaker
 
 from grader.config import Settings
+
+IDLE_CHECK_SECONDS = 5.0
+"""A pooled connection idle for longer is checked (a round trip) before it is used again:
+the server may have restarted meanwhile. One in steady use is not checked each time."""
 
 
 class Database:
@@ -16,9 +22,12 @@ class Database:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine: Engine = create_engine(url, pool_pre_ping=True)
+        self.engine: Engine = create_engine(url)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            event.listen(self.engine, "checkout", _check_if_idle)
+            event.listen(self.engine, "checkin", _note_checkin)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     @classmethod
@@ -39,6 +48,26 @@ class Database:
             raise
         finally:
             session.close()
+
+
+def _check_if_idle(connection: Any, record: Any, _proxy: object) -> None:
+    """Before handing out a connection that has been idle, check that the server still
+    answers; a dead one is replaced (the pool retries the checkout on DisconnectionError)."""
+    idle_since = record.info.get("checked_in")
+    if idle_since is None or time.monotonic() - idle_since < IDLE_CHECK_SECONDS:
+        return
+    try:
+        cursor = connection.cursor()
+        try:
+            cursor.execute("SELECT 1")
+        finally:
+            cursor.close()
+    except Exception as error:
+        raise exc.DisconnectionError(f"a pooled connection is gone: {error}") from error
+
+
+def _note_checkin(_connection: object, record: Any) -> None:
+    record.info["checked_in"] = time.monotonic()
 
 
 def _sqlite_pragmas(connection: object, _record: object) -> None:
