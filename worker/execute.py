@@ -14,7 +14,7 @@ from grader.config import Settings
 from grader.db import Database
 from grader.logs import bind
 from grader.models import ExerciseVersion
-from grader.services.exercise_store import load_version
+from grader.services.exercise_store import load_version, materialize
 from grader.services.queue import Queue
 from grader.services.runs import fail_run, finish_run, start_run
 from worker.grading import grade
@@ -38,6 +38,7 @@ def execute_run(
         submission, version = run.submission, run.version
         submission_id, source, filename = submission.id, submission.source, submission.filename
         slug = version.exercise.slug
+        materialize(settings, slug, version)  # its files are read here, if ever
         session.expunge(version)
         session.rollback()
     with bind(submission_id=submission_id):

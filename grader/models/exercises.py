@@ -41,7 +41,9 @@ class ExerciseVersion(Base):
         ForeignKey("exercises.id", ondelete="CASCADE"), index=True
     )
     content_hash: Mapped[str] = mapped_column(String(64))
-    files: Mapped[dict[str, Any]]
+    files: Mapped[dict[str, Any]] = mapped_column(deferred=True)
+    """The exercise's files (its tree files may be megabytes): loaded only when a version
+    is first written out to the instance folder (see ``exercise_store.materialize``)."""
     statement: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import select
+from sqlalchemy import event, select
 from werkzeug.test import TestResponse
 
 from grader.config import Settings
@@ -117,6 +117,26 @@ def test_the_exercise_page_shows_the_statement_conventions_and_trees(
     assert "game.chance_outcomes(state)" in page
     assert '<svg class="tree"' in page and 'data-node="C2"' in page
     assert 'name="csrf_token"' in page and 'type="file"' in page and "<textarea" in page
+
+
+def test_viewing_an_exercise_again_does_not_read_its_files(
+    client: FlaskClient, database: Database, course: Course, student: object
+) -> None:
+    # A version's files (its tree files may be megabytes) are read once, to write them out.
+    path = f"/exercises/{exercise_id(database, course)}"
+    assert client.get(path).status_code == 200
+    statements: list[str] = []
+
+    def note(*args: object) -> None:
+        statements.append(str(args[2]))
+
+    event.listen(database.engine, "before_cursor_execute", note)
+    try:
+        assert client.get(path).status_code == 200
+    finally:
+        event.remove(database.engine, "before_cursor_execute", note)
+    read = [text for text in statements if re.search(r"exercise_versions(_\d+)?\.files\b", text)]
+    assert statements and not read
 
 
 def test_the_starter_file_downloads_as_python(
