@@ -81,34 +81,15 @@ class TreeHost:
         """The node behind a handle the student passed to its own function (None: not ours)."""
         return None if token is None else self._names.get(token)
 
-    def _node(self, token: object) -> Node:
-        name = self._names.get(token) if type(token) is str else None
-        if name is None:
-            raise ProtocolViolation("a request named a state the game never handed out")
-        return self.tree[name]
-
     def request(self, method: object, token: object, argument: object) -> object:
         """The answer to one game request; raises ProtocolViolation for a forged one."""
-        try:
-            return self._answer(method, token, argument)
-        except ProtocolViolation as violation:
-            if self.violation is None:
-                self.violation = str(violation)
-            raise
+        return self._serve(method, self._names.get(token) if type(token) is str else None, argument)
 
     def told(self, method: str, token: bytes) -> None:
         """Record a call (``result``, ``terminal_test`` or ``to_move``) the student's side
         answered itself from facts told in advance (see :meth:`lookahead`), its handle as
         it came on the wire; it counts and is checked like any request."""
-        if self.violation is None:
-            self.requests += 1
-            name = self.wire_names.get(token)
-            if name is not None and self.requests <= self.request_cap:
-                if method != "result":
-                    self.observed.events.append(Visit(name, method))
-                return
-        # Let the full path name the violation.
-        self.request(method, token.decode("ascii", "replace"), None)
+        self._serve(method, self.wire_names.get(token), None)
 
     def root_facts(self) -> list[tuple[str, bool, str]]:
         """The root's facts, as :meth:`lookahead` tells them of children."""
@@ -122,21 +103,10 @@ class TreeHost:
         request that lists a state's children (``actions``, ``successors``,
         ``chance_outcomes``), the children's facts (see :meth:`lookahead`)."""
         name = self.wire_names.get(token)
-        if (
-            name is None
-            or self.violation is not None
-            or self.requests >= self.request_cap
-            or method not in REQUEST_METHODS
-        ):
-            # The full path names the violation.
-            return self.request(method, token.decode("ascii", "replace"), argument), None
-        self.requests += 1
-        node = self._nodes[name]
-        if method in VISIT_METHODS:
-            self.observed.events.append(Visit(name, method))
-        answer = self._handlers[method](node, argument)
+        answer = self._serve(method, name, argument)
         if method in LOOKAHEAD_METHODS and type(answer) is list:
-            return answer, self.lookahead(node)
+            assert name is not None
+            return answer, self.lookahead(self._nodes[name])
         return answer, None
 
     def lookahead(self, node: Node) -> list[tuple[str, bool, str]]:
@@ -168,19 +138,27 @@ class TreeHost:
                 facts.append((tokens[edge.child], False, kind.value))
         return facts
 
-    def _answer(self, method: object, token: object, argument: object) -> object:
-        if self.violation is not None:
-            raise ProtocolViolation(self.violation)
-        self.requests += 1
-        if self.requests > self.request_cap:
-            raise ProtocolViolation(f"more than {self.request_cap:,} game calls")
-        if method not in REQUEST_METHODS:
-            raise ProtocolViolation(f"unknown game request {str(method)[:40]!r}")
-        node = self._node(token)
-        assert isinstance(method, str)
-        if method in VISIT_METHODS:
-            self.observed.events.append(Visit(node.name, method))
-        return self._handlers[method](node, argument)
+    def _serve(self, method: object, name: str | None, argument: object) -> object:
+        """Check, record and answer a request about node ``name`` (None: a handle that is
+        not ours); a violation is remembered, whatever the student's code does with it."""
+        try:
+            if self.violation is not None:
+                raise ProtocolViolation(self.violation)
+            self.requests += 1
+            if self.requests > self.request_cap:
+                raise ProtocolViolation(f"more than {self.request_cap:,} game calls")
+            if method not in REQUEST_METHODS:
+                raise ProtocolViolation(f"unknown game request {str(method)[:40]!r}")
+            if name is None:
+                raise ProtocolViolation("a request named a state the game never handed out")
+            assert isinstance(method, str)
+            if method in VISIT_METHODS:
+                self.observed.events.append(Visit(name, method))
+            return self._handlers[method](self._nodes[name], argument)
+        except ProtocolViolation as violation:
+            if self.violation is None:
+                self.violation = str(violation)
+            raise
 
     def _terminal_test(self, node: Node, argument: object) -> object:
         return node.is_leaf
@@ -234,16 +212,30 @@ class TreeHost:
         the student's own business and are not recorded)."""
         name = None if token is None else self._names.get(token)
         if name is not None:
-            self.observed.events.append(
-                Call(name, function, _number(alpha), _number(beta), _depth(depth))
-            )
+            self.observed.events.append(call_event(name, function, alpha, beta, depth))
 
     def note_return(self, function: str, token: str | None, value: Described) -> None:
         """Record what an entry function returned for a state of ours."""
         name = None if token is None else self._names.get(token)
         if name is not None:
-            number, problem, shown = value
-            self.observed.events.append(Return(name, function, number, problem, shown))
+            self.observed.events.append(return_event(name, function, value))
+
+
+def call_event(
+    name: str,
+    function: str,
+    alpha: Described | None,
+    beta: Described | None,
+    depth: Described | None,
+) -> Call:
+    """The record of an entry function called on node ``name`` with these bounds / depth."""
+    return Call(name, function, _number(alpha), _number(beta), _depth(depth))
+
+
+def return_event(name: str, function: str, value: Described) -> Return:
+    """The record of an entry function called on node ``name`` returning ``value``."""
+    number, problem, shown = value
+    return Return(name, function, number, problem, shown)
 
 
 def _number(value: Described | None) -> Number | None:

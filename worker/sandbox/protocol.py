@@ -33,6 +33,7 @@ search can learn a value, or what lies below a state, without its request on rec
 from __future__ import annotations
 
 import marshal
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -96,14 +97,11 @@ class Unframer:
     def __init__(self) -> None:
         self._buffer = bytearray()
 
-    @property
-    def idle(self) -> bool:
-        """True when no part of a message is waiting for the rest."""
-        return not self._buffer
-
-    def feed(self, data: bytes) -> list[bytes]:
+    def feed(self, data: bytes) -> Sequence[bytes]:
         """The bodies completed by ``data``, in order."""
         buffer = self._buffer
+        if not buffer and int.from_bytes(data[:HEADER], "little") == len(data) - HEADER:
+            return (data[HEADER:],)  # the common case: exactly one whole message
         buffer += data
         bodies = []
         while len(buffer) >= HEADER:
@@ -175,19 +173,14 @@ def _plain(value: object) -> Any:
     return value
 
 
-def parse_request(body: bytes, start: int) -> tuple[str, str, str | None]:
-    """(method, token, argument) of the request that starts at ``body[start]`` (a ``?``)."""
-    method = METHODS.get(body[start + 1]) if len(body) > start + 1 else None
+def parse_request(line: bytes) -> tuple[str, bytes, str | None]:
+    """(method, handle as it came, argument) of a request or told line (``?...``, ``=...``);
+    an unknown method is a violation."""
+    method = METHODS.get(line[1]) if len(line) > 1 else None
     if method is None:
         raise ProtocolViolation("an unknown game request")
-    token, separator, argument = body[start + 2 :].partition(b"\0")
-    try:
-        text = token.decode("ascii")
-    except UnicodeDecodeError:
-        raise ProtocolViolation("a request named a state the game never handed out") from None
-    if not separator:
-        return method, text, None
-    return method, text, argument.decode("utf-8", "replace")
+    token, separator, argument = line[2:].partition(b"\0")
+    return method, token, argument.decode("utf-8", "replace") if separator else None
 
 
 # --- child side ---------------------------------------------------------------------------

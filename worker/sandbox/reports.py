@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any, NoReturn
 
 from reference.observed import Call, Return, ValueProblem
-from worker.harness.host import ProtocolViolation
+from worker.harness.host import ProtocolViolation, call_event, return_event
 from worker.harness.student import StudentError, StudentResult
 from worker.harness.values import Described
 
@@ -214,13 +214,7 @@ class NoteReader:
         name = self._names.get(fields[1])
         if name is None:
             return self._not_ours(fields[1])
-        return Call(
-            name,
-            function,
-            None if alpha is None else alpha[0],
-            None if beta is None else beta[0],
-            depth[0] if depth is not None and type(depth[0]) is int else None,
-        )
+        return call_event(name, function, alpha, beta, depth)
 
     def returned(self, line: bytes) -> Return | None:
         """The return a note line (``R...``, without its newline) records."""
@@ -236,7 +230,7 @@ class NoteReader:
         name = self._names.get(fields[1])
         if name is None:
             return self._not_ours(fields[1])
-        return Return(name, function, value[0], value[1], value[2])
+        return return_event(name, function, value)
 
     def _learn(self, field: bytes) -> Described | None:
         value = _read_field(field)

@@ -13,7 +13,7 @@ import math
 import os
 import select
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -24,8 +24,6 @@ from worker.sandbox.protocol import (
     FAILURE,
     HEADER,
     MAX_MESSAGE,
-    METHOD_CODES,
-    METHODS,
     OUTPUT,
     REPORT,
     REQUEST,
@@ -43,7 +41,6 @@ _READ_SIZE = HEADER + MAX_MESSAGE
 CPU_CHECK_SECONDS = 0.1
 """How often a run's CPU time is read while it goes on (a child that searches several
 trees has one CPU limit for all of them; each tree's share is checked here)."""
-_TOLD_CODES = {METHOD_CODES[method][0]: method for method in TOLD_METHODS}
 
 
 class Ending(StrEnum):
@@ -157,11 +154,7 @@ class TreeServer:
                 continue
             if not data:
                 raise _Stop(Ending.CLOSED)
-            if frames.idle and int.from_bytes(data[:HEADER], "little") == len(data) - HEADER:
-                bodies: Sequence[bytes] = (data[HEADER:],)  # exactly one whole message
-            else:
-                bodies = frames.feed(data)
-            for body in bodies:
+            for body in frames.feed(data):
                 if body[:1] == b"?":
                     # The common case, kept short: one request, one answer.
                     self._request(body)
@@ -169,12 +162,8 @@ class TreeServer:
                     self._other(body)
 
     def _request(self, body: bytes) -> None:
-        method = METHODS.get(body[1]) if len(body) > 1 else None
-        if method is None:
-            raise ProtocolViolation("an unknown game request")
-        token, separator, argument = body[2:].partition(b"\0")
-        text = argument.decode("utf-8", "replace") if separator else None
-        answer, facts = self.host.ask(method, token, text)
+        method, token, argument = parse_request(body)
+        answer, facts = self.host.ask(method, token, argument)
         self._answer(encode_answer(method, answer, facts))
 
     def _other(self, packet: bytes) -> None:
@@ -218,11 +207,10 @@ class TreeServer:
             raise ProtocolViolation("a malformed message from the student's process")
 
     def _told(self, line: bytes) -> None:
-        method = _TOLD_CODES.get(line[1]) if len(line) > 1 else None
-        if method is None:
-            method, _, _ = parse_request(line, 0)  # raises for an unknown method
+        method, token, _ = parse_request(line)  # raises for an unknown method
+        if method not in TOLD_METHODS:
             raise ProtocolViolation("a call reported as answered that must be asked")
-        self.host.told(method, line[2:].partition(b"\0")[0])
+        self.host.told(method, token)
 
     def _note(self, line: bytes) -> None:
         self.notes += 1
