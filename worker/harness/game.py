@@ -48,7 +48,7 @@ class Game:
         self._backend = backend
 
     def _ask(self, method: str, state: object, argument: str | None = None) -> Any:
-        token = state._token if type(state) is State else None  # token_of(), inline
+        token = token_of(state)
         if token is None:
             raise GameError(
                 f"game.{method} needs a state from the game, not {type(state).__name__}"

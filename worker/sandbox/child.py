@@ -51,8 +51,6 @@ _OUT_OF_MEMORY = frame(
 )
 """Made in advance: when memory has run out, there may be none left to make it."""
 _STARTED = frame(b"S")
-_TOLD_LINES = {method: encode_told(method, "", None)[:-1] for method in TOLD_METHODS - {"result"}}
-"""The start of a told line, before the handle (see ``encode_told``)."""
 
 
 class RemoteBackend:
@@ -72,7 +70,7 @@ class RemoteBackend:
 
     def request(self, method: str, token: str, argument: str | None) -> object:
         if method in TOLD_METHODS:
-            # Inline: the most frequent calls of a search.
+            # From told facts when they are known: the most frequent calls of a search.
             if method == "result":
                 children = self._children.get(token)
                 if children is not None and argument is not None:
@@ -82,10 +80,7 @@ class RemoteBackend:
             else:
                 known = self._facts.get(token)
                 if known is not None:
-                    pending = self._pending
-                    pending.append(_TOLD_LINES[method] + token.encode() + b"\n")
-                    if len(pending) >= _NOTES_BATCH:
-                        self.finish(b"")
+                    self._queue(encode_told(method, token, None))
                     return known[0] if method == "terminal_test" else known[1]
         body = encode_request(method, token, argument)
         if self._pending:
@@ -123,17 +118,17 @@ class RemoteBackend:
     ) -> None:
         # Calls on anything but our states are not recorded; don't send them.
         if type(token) is str and len(token) == TOKEN_LENGTH:
-            pending = self._pending
-            pending.append(encode_call(function, token, alpha, beta, depth))
-            if len(pending) >= _NOTES_BATCH:
-                self.finish(b"")
+            self._queue(encode_call(function, token, alpha, beta, depth))
 
     def note_return(self, function: str, token: str | None, value: Described) -> None:
         if type(token) is str and len(token) == TOKEN_LENGTH:
-            pending = self._pending
-            pending.append(encode_return(function, token, value))
-            if len(pending) >= _NOTES_BATCH:
-                self.finish(b"")
+            self._queue(encode_return(function, token, value))
+
+    def _queue(self, line: bytes) -> None:
+        """Keep a note line for the next message (sent now if enough are kept)."""
+        self._pending.append(line)
+        if len(self._pending) >= _NOTES_BATCH:
+            self.finish(b"")
 
     def finish(self, last: bytes) -> None:
         """Send the pending notes followed by ``last`` (the report, or nothing); in two
