@@ -85,16 +85,21 @@ class SubmitForm(FlaskForm):
 # -- who may see what ------------------------------------------------------------------
 
 
+def _role(membership_role: str | None) -> str | None:
+    """The current user's role in a course where their membership role is
+    ``membership_role`` (None: not a member): an admin is "admin" everywhere."""
+    return Role.ADMIN if current_user.role == Role.ADMIN else membership_role
+
+
 def _course_role(course_id: int) -> str | None:
-    """The current user's role in the course ("admin" for admins), None when outside it."""
-    if current_user.role == Role.ADMIN:
-        return Role.ADMIN
-    membership = db_session().scalar(
-        select(Membership).where(
-            Membership.user_id == current_user.id, Membership.course_id == course_id
+    """The current user's role in the course, None when outside it."""
+    return _role(
+        db_session().scalar(
+            select(Membership.role).where(
+                Membership.user_id == current_user.id, Membership.course_id == course_id
+            )
         )
     )
-    return None if membership is None else membership.role
 
 
 def _visible_exercise(exercise_id: int) -> Exercise:
@@ -116,9 +121,8 @@ def _visible_exercise(exercise_id: int) -> Exercise:
     )
     if found is None or found[0].current_version is None:
         abort(404)
-    exercise, role = found
-    if current_user.role == Role.ADMIN:
-        role = Role.ADMIN
+    exercise, membership_role = found
+    role = _role(membership_role)
     if role is None or (role == Role.STUDENT and not exercise.published):
         abort(404)
     return exercise

@@ -49,10 +49,10 @@ class TreeFacts:
     allowed_in_preorder: list[Allowed | None]
     """What each node the reference visits may return (None: not visited, or no value)."""
     exact_in_preorder: list[Number | None]
-    order_positions: list[int]
-    """The preorder position of each node of ``ref.order``, in the same order."""
     """The true value of each node that must return it exactly: one the reference visits,
     inside its window or without one."""
+    order_positions: list[int]
+    """The preorder position of each node of ``ref.order``, in the same order."""
 
 
 def make_facts(tree: Tree, reference: SearchResult) -> TreeFacts:
