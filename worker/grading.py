@@ -15,6 +15,7 @@ from typing import Any
 from reference.allocation import gc_paused
 from reference.exercises.model import Exercise
 from reference.feedback import TreeFeedback, combine, judge
+from reference.feedback import Verdict as NodeVerdict
 from reference.feedback.tree_facts import KEPT_NODES
 from reference.hidden import LIBRARY_FOLDER, load_library, reference_judge, wrong_for
 from reference.hidden.selection import select_hidden_trees
@@ -237,16 +238,24 @@ def _case_report(
     return report
 
 
+_HIDDEN_REASONS = (
+    (NodeVerdict.EXTRA, "nodes searched that the reference prunes"),
+    (NodeVerdict.MISSED, "nodes the reference searches were not searched"),
+    (NodeVerdict.REPEATED, "nodes searched twice"),
+    (NodeVerdict.OUT_OF_ORDER, "children searched out of order"),
+    (NodeVerdict.WRONG_BOUNDS, "wrong alpha/beta passed down"),
+    (NodeVerdict.WRONG_VALUE, "wrong values returned"),
+)
+"""What a hidden tree's reason may say, in this fixed order: the kinds of mistakes, never
+how many nodes had them nor which came first (either would tell of the tree's shape)."""
+
+
 def _abstract(feedback: TreeFeedback) -> str:
-    counts = feedback.counts()
-    wrong = [
-        f"{count} {verdict}"
-        for verdict, count in counts.items()
-        if verdict not in ("ok", "pruned", "not_observed")
-    ]
+    found = feedback.counts()
+    wrong = [reason for verdict, reason in _HIDDEN_REASONS if found[verdict]]
     if feedback.value_ok is False:
         wrong.insert(0, "wrong root value")
-    return ", ".join(wrong) or "wrong answer"
+    return "; ".join(wrong) or "wrong answer"
 
 
 def grade(

@@ -53,6 +53,16 @@ def test_no_pruning_is_told_where_it_went_wrong() -> None:
     assert all(set(case) <= {"name", "hidden", "verdict", "message"} for case in hidden)
 
 
+def test_a_hidden_tree_names_the_kind_of_mistake_but_not_how_many() -> None:
+    report = grade(LIBRARY / "alphabeta" / "wrong_no_pruning.py")
+    failed = [case for case in report["cases"] if case["hidden"] and case["verdict"] == "failed"]
+    assert failed
+    for case in failed:
+        assert "nodes searched that the reference prunes" in case["message"]
+        # A count, or a node's name, would tell of the tree's shape.
+        assert not any(character.isdigit() for character in case["message"]), case["message"]
+
+
 def test_syntax_error_names_the_line(tmp_path: Path) -> None:
     path = tmp_path / "broken.py"
     path.write_text("def max_value(game, state, alpha, beta):\n    return (\n", encoding="utf-8")
