@@ -8,7 +8,9 @@
    fork-server, against the baseline of starting a bare ``python -I -S -c pass``.
 3. Grading: the whole grading of one ``aima-fig5.2-alphabeta`` submission as the worker
    does it (the public tree and the hidden trees in one sandbox session, each judged, the
-   report built), against the same baseline.
+   report built), against the same baseline. For scale, the floor under it: the same
+   searches run in this process (no sandbox at all) and judged, what grading would cost if
+   the sandbox cost nothing.
 
 Usage: .venv/bin/python bench/sandbox_roundtrip.py [--calls 5000] [--repeat 31]
 Must run as root (the sandbox refuses to run students' code unconfined). Prints medians.
@@ -24,11 +26,13 @@ import sys
 import time
 
 from grader.config import Settings
+from reference.allocation import gc_paused
 from reference.exercises.loader import load_exercise
 from reference.exercises.model import Limits
+from reference.feedback import judge
 from reference.treefile import parse_compact
-from worker.grading import grade
-from worker.harness.local import entry_spec
+from worker.grading import cases, grade
+from worker.harness.local import entry_spec, run_local
 from worker.sandbox import ForkServer, SandboxOptions, Verdict, run_sandboxed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -152,6 +156,24 @@ def one_grading(server: ForkServer, repeat: int) -> tuple[float, int]:
     return statistics.median(times), trees
 
 
+def in_process_floor(repeat: int) -> float:
+    """Median seconds to search every tree of ``aima-fig5.2-alphabeta`` with the correct
+    alpha-beta in this process and judge it: grading's cost without any sandbox."""
+    settings = Settings.from_env()
+    exercise = load_exercise(os.path.join(ROOT, "exercises", "aima-fig5.2-alphabeta"))
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        with gc_paused():
+            for case in cases(exercise, settings.hidden_tree_key, settings.exercises_dir):
+                spec = entry_spec(exercise.algorithm, exercise.entry_points, case.tree)
+                run = run_local(case.tree, ALPHABETA, spec, "bench.py")
+                feedback = judge(case.tree, case.reference_of(exercise), run.observed)
+                assert feedback.perfect
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
 def bare_start(repeat: int) -> float:
     """Median seconds to start and end ``python -I -S -c pass``."""
     times = []
@@ -181,6 +203,7 @@ def main() -> None:
         run_unpinned = one_run(server, args.repeat, pin=False)
         one_grading(server, 3)  # the exercise's hidden trees are chosen once
         grading, trees = one_grading(server, args.repeat)
+    floor = in_process_floor(args.repeat)
     start = bare_start(args.repeat)
     print(f"sandboxed run (Fig 5.2)  median {run * 1e3:6.2f} ms (warm fork-server, pinned)")
     print(
@@ -193,6 +216,10 @@ def main() -> None:
         f"{grading * 1e3:6.2f} ms (warm fork-server)"
     )
     print(f"grading / bare start {grading / start:.2f}")
+    print(
+        f"searched and judged in process, no sandbox  median {floor * 1e3:6.2f} ms "
+        f"(the floor) = {floor / start:.2f} of a bare start"
+    )
 
 
 if __name__ == "__main__":
