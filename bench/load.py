@@ -232,7 +232,11 @@ def _wait(database: Database, ids: list[int], timeout: float) -> dict[int, datet
                     GradingRun.submission_id.in_(ids)
                 )
             ).all()
-        done = {sid: at for sid, state, at in rows if state in (RunState.GRADED, RunState.ERROR)}
+        done = {
+            sid: at
+            for sid, state, at in rows
+            if state in (RunState.GRADED, RunState.ERROR) and at is not None
+        }
         if len(done) == len(ids) or time.monotonic() > deadline:
             return done
         time.sleep(0.1)
@@ -336,7 +340,7 @@ def main() -> None:
             with database.session() as session:
                 graded = session.scalar(select(func.count()).select_from(Submission))
                 spans = session.execute(select(GradingRun.started_at, GradingRun.finished_at)).all()
-            grading = sorted(_stamp(end) - _stamp(start) for start, end in spans)
+            grading = sorted(_stamp(end) - _stamp(start) for start, end in spans if start and end)
         finally:
             service.stop()
             database.engine.dispose()
