@@ -29,12 +29,11 @@ def execute_run(
     """Grade run ``run_id``; what happened, in a word (graded, skipped, discarded, error)."""
     with database.sessions() as session:
         start = start_run(session, settings, run_id, worker, task_id)
-        if not start.grade:
+        run = start.run
+        if run is None:
             log.info("run %s not graded: %s", run_id, start.reason)
             _send_outbound(database, settings, start.outbound)
             return "skipped"
-        run = start.run
-        assert run is not None
         submission, version = run.submission, run.version
         submission_id, source, filename = submission.id, submission.source, submission.filename
         slug = version.exercise.slug

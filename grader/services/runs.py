@@ -38,9 +38,9 @@ def queue_position(session: Session, run: GradingRun) -> int | None:
 
 @dataclass(frozen=True, slots=True)
 class Start:
-    """What a delivery may do with its run: ``grade`` it, or nothing (``reason`` says why)."""
+    """What a delivery may do with its run: grade it (``run`` is set), or nothing (``reason``
+    says why)."""
 
-    grade: bool
     reason: str
     delivery: int = 0
     run: GradingRun | None = None
@@ -48,6 +48,11 @@ class Start:
     exercise) loaded."""
     outbound: list[int] = field(default_factory=list)
     """Outbound deliveries made when the run ended here (too many deliveries)."""
+
+    @property
+    def grade(self) -> bool:
+        """True when this delivery grades the run."""
+        return self.run is not None
 
 
 def start_run(
@@ -68,10 +73,10 @@ def start_run(
     )
     if run is None:
         session.rollback()
-        return Start(False, "no such run")
+        return Start("no such run")
     if run.state in (RunState.GRADED, RunState.ERROR):
         session.rollback()
-        return Start(False, f"already {run.state}")
+        return Start(f"already {run.state}")
     run.deliveries += 1
     now = utcnow()
     if run.deliveries > settings.max_run_attempts:
@@ -83,14 +88,14 @@ def start_run(
         )
         outbound = on_run_finished(session, run)
         session.commit()
-        return Start(False, "too many deliveries", outbound=outbound)
+        return Start("too many deliveries", outbound=outbound)
     run.state = RunState.RUNNING
     run.started_at = now
     run.worker = worker[:200]
     run.task_id = task_id[:200]
     delivery = run.deliveries
     session.commit()
-    return Start(True, "started", delivery, run=run)
+    return Start("started", delivery, run=run)
 
 
 def _owned(session: Session, run_id: int, delivery: int) -> GradingRun | None:
