@@ -88,8 +88,20 @@ class TreeHost:
     def told(self, method: str, token: bytes) -> None:
         """Record a call (``result``, ``terminal_test`` or ``to_move``) the student's side
         answered itself from facts told in advance (see :meth:`lookahead`), its handle as
-        it came on the wire; it counts and is checked like any request."""
-        self._serve(method, self.wire_names.get(token), None)
+        it came on the wire; it counts and is checked like any request (nothing is
+        answered: the student's side already has the answer)."""
+        name = self.wire_names.get(token)
+        if (
+            name is None
+            or self.violation is not None
+            or self.requests >= self.request_cap
+            or method not in REQUEST_METHODS
+        ):
+            self._serve(method, name, None)  # raises the violation it is
+            return
+        self.requests += 1
+        if method in VISIT_METHODS:
+            self.observed.events.append(Visit(name, method))
 
     def root_facts(self) -> list[tuple[str, bool, str]]:
         """The root's facts, as :meth:`lookahead` tells them of children."""

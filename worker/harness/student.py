@@ -154,14 +154,20 @@ def _wrap(
 
 
 def run_student(
-    source: str, filename: str, spec: EntrySpec, backend: Backend, root_token: str
+    source: str,
+    filename: str,
+    spec: EntrySpec,
+    backend: Backend,
+    root_token: str,
+    game: Game | None = None,
 ) -> StudentResult:
-    """Load the student's module and search the root ``root_token`` with it."""
+    """Load the student's module and search the root ``root_token`` with it, through
+    ``game`` (default: a plain :class:`Game` over ``backend``)."""
     module = load_module(source, filename)
     if isinstance(module, StudentError):
         return StudentResult(error=module)
     defines = _defined_functions(module)
-    game = Game(backend)
+    game = game or Game(backend)
     root = State(root_token)
     entries = [getattr(module, name, None) for name in spec.entry_points]
     old_limit = sys.getrecursionlimit()

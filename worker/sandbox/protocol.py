@@ -74,6 +74,8 @@ METHODS = {code[0]: method for method, code in METHOD_CODES.items()}
 
 TOLD_METHODS = frozenset({"result", "terminal_test", "to_move"})
 """What the child may answer from told facts."""
+TOLD_CODES = {METHOD_CODES[method][0]: method for method in sorted(TOLD_METHODS)}
+"""The same, by their code on the wire."""
 
 Facts = list[tuple[str, bool, str]]
 """Per child, in order: (handle, terminal, who moves) (see ``TreeHost.lookahead``)."""

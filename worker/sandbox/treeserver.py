@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import NoReturn
 
 from worker.harness.host import ProtocolViolation, TreeHost
 from worker.harness.student import StudentResult
@@ -30,7 +31,7 @@ from worker.sandbox.protocol import (
     RETURN,
     STARTED,
     TOLD,
-    TOLD_METHODS,
+    TOLD_CODES,
     Unframer,
     encode_answer,
     parse_request,
@@ -180,12 +181,24 @@ class TreeServer:
         # failure (an action in a request may hold a newline: it is the last segment).
         lines = packet.split(b"\n")
         last = lines.pop()
+        # The lines of a search's every step: read here, not through a method per line.
+        host, notes_read, events = self.host, self.notes_read, self.events
         for index, line in enumerate(lines):
             tag = line[0] if line else -1
             if tag in (CALL, RETURN):
-                self._note(line)
+                self.notes += 1
+                if self.notes > self.note_cap:
+                    raise ProtocolViolation(
+                        f"more than {self.note_cap:,} calls of the search functions"
+                    )
+                event = notes_read.call(line) if tag == CALL else notes_read.returned(line)
+                if event is not None:
+                    events.append(event)
             elif tag == TOLD:
-                self._told(line)
+                method = TOLD_CODES.get(line[1]) if len(line) > 1 else None
+                if method is None:
+                    self._told_wrongly(line)
+                host.told(method, line[2:].partition(b"\0")[0])
             else:
                 last = b"\n".join([*lines[index:], last])
                 break
@@ -206,19 +219,10 @@ class TreeServer:
         else:
             raise ProtocolViolation("a malformed message from the student's process")
 
-    def _told(self, line: bytes) -> None:
-        method, token, _ = parse_request(line)  # raises for an unknown method
-        if method not in TOLD_METHODS:
-            raise ProtocolViolation("a call reported as answered that must be asked")
-        self.host.told(method, token)
-
-    def _note(self, line: bytes) -> None:
-        self.notes += 1
-        if self.notes > self.note_cap:
-            raise ProtocolViolation(f"more than {self.note_cap:,} calls of the search functions")
-        event = self.notes_read.call(line) if line[0] == CALL else self.notes_read.returned(line)
-        if event is not None:
-            self.events.append(event)
+    @staticmethod
+    def _told_wrongly(line: bytes) -> NoReturn:
+        parse_request(line)  # raises for an unknown method
+        raise ProtocolViolation("a call reported as answered that must be asked")
 
     def _output(self, packet: bytes) -> None:
         served = self.served
