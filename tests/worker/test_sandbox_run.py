@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from fractions import Fraction
 
 from reference.observed import Call, Return, ValueProblem, Visit
@@ -9,6 +10,7 @@ from reference.treefile import parse_compact
 from tests.worker.test_sandbox_support import ALPHABETA, fig52, leftover_processes, run, server
 from worker.harness.local import entry_spec, run_local
 from worker.sandbox import Verdict
+from worker.sandbox.run import _pinned, current_cpu
 
 
 def test_a_correct_alphabeta_completes_and_records_what_it_asked() -> None:
@@ -158,3 +160,30 @@ def test_each_run_gets_a_fresh_module() -> None:
             return 0
         """
     assert [run(source).observed.root_value for _ in range(3)] == [1, 1, 1]
+
+
+def test_a_run_is_pinned_to_the_cpu_its_thread_was_running_on() -> None:
+    allowed = os.sched_getaffinity(0)
+    try:
+        for cpu in sorted(allowed):
+            os.sched_setaffinity(0, {cpu})  # the scheduler moves this thread there now
+            assert current_cpu() == cpu
+            with _pinned(True) as pinned:
+                assert pinned == cpu
+                assert os.sched_getaffinity(0) == {cpu}
+            # Free to run anywhere again, the thread stays where it is for now: the run is
+            # pinned there, whichever CPU that is.
+            os.sched_setaffinity(0, allowed)
+            with _pinned(True) as pinned:
+                assert pinned == cpu
+                assert os.sched_getaffinity(0) == {cpu}
+            assert os.sched_getaffinity(0) == allowed
+    finally:
+        os.sched_setaffinity(0, allowed)
+
+
+def test_an_unpinned_run_leaves_the_affinity_alone() -> None:
+    allowed = os.sched_getaffinity(0)
+    with _pinned(False) as pinned:
+        assert pinned is None
+        assert os.sched_getaffinity(0) == allowed

@@ -73,10 +73,23 @@ def _pinned(enabled: bool) -> Iterator[int | None]:
         return
     previous = os.sched_getaffinity(0)
     cpus = sorted(previous)
-    # Threads of one worker spread over the CPUs; each run stays on one.
-    cpu = cpus[threading.get_native_id() % len(cpus)]
+    # Stay on the CPU the scheduler last ran this thread on: it spreads busy threads (of
+    # this process and of other workers) over the CPUs better than any fixed choice.
+    cpu = current_cpu()
+    if cpu not in previous:
+        cpu = cpus[threading.get_native_id() % len(cpus)]
     os.sched_setaffinity(0, {cpu})
     try:
         yield cpu
     finally:
         os.sched_setaffinity(0, previous)
+
+
+def current_cpu() -> int | None:
+    """The CPU the calling thread last ran on (from /proc), or None if /proc cannot tell."""
+    try:
+        with open(f"/proc/self/task/{threading.get_native_id()}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+        return int(fields[36])  # field 39 of stat(5), "processor"; fields[0] is field 3
+    except (OSError, IndexError, ValueError):
+        return None
