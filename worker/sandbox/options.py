@@ -18,7 +18,9 @@ class SandboxOptions:
     only (``GRADER_SANDBOX_ALLOW_UNCONFINED``); otherwise such a machine refuses to grade."""
     pin_cpu: bool = True
     """Run the grader's thread and the child on the same CPU during a run: a game call's
-    round trip is then several times cheaper (see ``bench/sandbox_roundtrip.py``)."""
+    round trip then needs no wake-up across CPUs. How much that saves depends on the host
+    (``bench/sandbox_roundtrip.py`` prints both): 3.4 times on one machine of this kind,
+    0.9 to 1.2 times on another, where the two processes' caches were the larger cost."""
     output_limit: int = 64 * KIB
     """Bytes of the student's output kept; the rest is dropped (the run goes on)."""
     output_flood: int = 4096 * KIB
