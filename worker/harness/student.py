@@ -167,7 +167,8 @@ def run_student(
     if isinstance(module, StudentError):
         return StudentResult(error=module)
     defines = _defined_functions(module)
-    game = game or Game(backend)
+    if game is None:
+        game = Game(backend)
     root = State(root_token)
     entries = [getattr(module, name, None) for name in spec.entry_points]
     old_limit = sys.getrecursionlimit()
