@@ -9,6 +9,7 @@ student's process cannot change it after the fact.
 from __future__ import annotations
 
 import os
+from typing import NoReturn
 
 from reference.observed import VISIT_METHODS, Call, Observed, Return, Visit
 from reference.search.negamax import mover
@@ -90,18 +91,7 @@ class TreeHost:
         answered itself from facts told in advance (see :meth:`lookahead`), its handle as
         it came on the wire; it counts and is checked like any request (nothing is
         answered: the student's side already has the answer)."""
-        name = self.wire_names.get(token)
-        if (
-            name is None
-            or self.violation is not None
-            or self.requests >= self.request_cap
-            or method not in REQUEST_METHODS
-        ):
-            self._serve(method, name, None)  # raises the violation it is
-            return
-        self.requests += 1
-        if method in VISIT_METHODS:
-            self.observed.events.append(Visit(name, method))
+        self._record(method, self.wire_names.get(token))
 
     def root_facts(self) -> list[tuple[str, bool, str]]:
         """The root's facts, as :meth:`lookahead` tells them of children."""
@@ -152,25 +142,32 @@ class TreeHost:
 
     def _serve(self, method: object, name: str | None, argument: object) -> object:
         """Check, record and answer a request about node ``name`` (None: a handle that is
-        not ours); a violation is remembered, whatever the student's code does with it."""
-        try:
-            if self.violation is not None:
-                raise ProtocolViolation(self.violation)
-            self.requests += 1
-            if self.requests > self.request_cap:
-                raise ProtocolViolation(f"more than {self.request_cap:,} game calls")
-            if method not in REQUEST_METHODS:
-                raise ProtocolViolation(f"unknown game request {str(method)[:40]!r}")
-            if name is None:
-                raise ProtocolViolation("a request named a state the game never handed out")
-            assert isinstance(method, str)
-            if method in VISIT_METHODS:
-                self.observed.events.append(Visit(name, method))
-            return self._handlers[method](self._nodes[name], argument)
-        except ProtocolViolation as violation:
-            if self.violation is None:
-                self.violation = str(violation)
-            raise
+        not ours)."""
+        method, name = self._record(method, name)
+        return self._handlers[method](self._nodes[name], argument)
+
+    def _record(self, method: object, name: str | None) -> tuple[str, str]:
+        """Check and count a request about node ``name`` and record its visit; the method
+        and name, checked. A violation is remembered, whatever the student's code does
+        with it."""
+        if self.violation is not None:
+            raise ProtocolViolation(self.violation)
+        self.requests += 1
+        if self.requests > self.request_cap:
+            self._violate(f"more than {self.request_cap:,} game calls")
+        if method not in REQUEST_METHODS:
+            self._violate(f"unknown game request {str(method)[:40]!r}")
+        if name is None:
+            self._violate("a request named a state the game never handed out")
+        assert isinstance(method, str)
+        if method in VISIT_METHODS:
+            self.observed.events.append(Visit(name, method))
+        return method, name
+
+    def _violate(self, message: str) -> NoReturn:
+        if self.violation is None:
+            self.violation = message
+        raise ProtocolViolation(message)
 
     def _terminal_test(self, node: Node, argument: object) -> object:
         return node.is_leaf
@@ -195,7 +192,7 @@ class TreeHost:
             return -node.utility
         if argument == "MAX":
             return node.utility
-        raise ProtocolViolation("utility() for a player that is neither MAX nor MIN")
+        self._violate("utility() for a player that is neither MAX nor MIN")
 
     def _to_move(self, node: Node, argument: object) -> object:
         return str(mover(node, self.tree.parent(node.name)))
