@@ -32,6 +32,27 @@ def test_the_sandbox_records_exactly_what_the_in_process_harness_records() -> No
     assert run(ALPHABETA).observed == local.observed
 
 
+NEGAMAX_ASKING_WHO_MOVES = """
+def negamax(game, state):
+    sign = 1 if game.to_move(state) == "MAX" else -1
+    if game.terminal_test(state):
+        return sign * game.utility(state, "MAX")
+    return max(-negamax(game, game.result(state, a)) for a in game.actions(state))
+"""
+
+
+def test_calls_answered_from_told_facts_are_recorded_as_in_process() -> None:
+    # to_move and terminal_test of every state are answered in the child from the facts
+    # told with its parent's children, result too: the trace must not differ.
+    tree = fig52()
+    spec = entry_spec("negamax", ("negamax",), tree)
+    record = run(NEGAMAX_ASKING_WHO_MOVES, algorithm="negamax")
+    assert record.outcome.verdict is Verdict.COMPLETED, record.outcome
+    assert record.observed.root_value == 3
+    assert Visit("C1", "to_move") in record.observed.events
+    assert record.observed == run_local(tree, NEGAMAX_ASKING_WHO_MOVES, spec).observed
+
+
 def test_prints_are_captured_and_the_run_leaves_nothing_behind() -> None:
     record = run(ALPHABETA + "\nprint('loaded')\nimport sys\nprint('to stderr', file=sys.stderr)")
     assert record.stdout == "loaded\nto stderr\n"

@@ -25,7 +25,6 @@ from worker.sandbox.limits import ChildPlan
 from worker.sandbox.protocol import (
     HEADER,
     MAX_MESSAGE,
-    TOLD_METHODS,
     Facts,
     decode_answer,
     decode_job,
@@ -55,11 +54,10 @@ _STARTED = frame(b"S")
 
 
 class RemoteBackend:
-    """The backend of the child's ``game``: one message per request. Requests that return
-    a value or a state's children wait for the trusted side's answer; ``result``,
-    ``terminal_test`` and ``to_move`` are answered from the facts told with the parent's
-    children (see :mod:`worker.sandbox.protocol`); the last two are reported with the next
-    message, as are the notes of calls and returns."""
+    """The backend of the child's ``game``: one message per request, each waiting for the
+    trusted side's answer. Answers that list a state's children also tell their facts,
+    which it keeps for :class:`RemoteGame`; the notes of calls and returns, and the told
+    lines of calls answered from those facts, go with the next message."""
 
     __slots__ = ("_children", "_facts", "_pending")
 
@@ -70,19 +68,6 @@ class RemoteBackend:
         self._learn("", [], root_facts)
 
     def request(self, method: str, token: str, argument: str | None) -> object:
-        if method in TOLD_METHODS:
-            # From told facts when they are known: the most frequent calls of a search.
-            if method == "result":
-                children = self._children.get(token)
-                if children is not None and argument is not None:
-                    child = children.get(argument)
-                    if child is not None:
-                        return child  # making a child's handle is no visit: nothing to note
-            else:
-                known = self._facts.get(token)
-                if known is not None:
-                    self._queue(encode_told(method, token, None))
-                    return known[0] if method == "terminal_test" else known[1]
         body = encode_request(method, token, argument)
         if self._pending:
             body = b"".join(self._pending) + body
@@ -143,10 +128,11 @@ class RemoteBackend:
 
 
 class RemoteGame(Game):
-    """The child's ``game``: a :class:`Game` whose most frequent calls, ``result`` and
-    ``terminal_test`` of a state whose facts were told, are answered here without going
-    through the request layers (the same answers, the same ``=`` note for a visit); anything
-    else takes :class:`Game`'s way."""
+    """The child's ``game``: ``result``, ``terminal_test`` and ``to_move`` of a state whose
+    facts were told (see :mod:`worker.sandbox.protocol`) are answered here, without a round
+    trip; the last two are visits, reported by a told line with the next message (a
+    ``result`` so answered is no visit and is not reported). Anything else, and a state
+    whose facts are not known, takes :class:`Game`'s way: a request."""
 
     __slots__ = ("_children", "_facts", "_queue")
 
@@ -170,9 +156,17 @@ class RemoteGame(Game):
         if type(state) is State:
             known = self._facts.get(state._token)
             if known is not None:
-                self._queue(b"=t" + state._token.encode() + b"\n")
+                self._queue(encode_told("terminal_test", state._token, None))
                 return known[0]
         return Game.terminal_test(self, state)
+
+    def to_move(self, state: object) -> str:
+        if type(state) is State:
+            known = self._facts.get(state._token)
+            if known is not None:
+                self._queue(encode_told("to_move", state._token, None))
+                return known[1]
+        return Game.to_move(self, state)
 
 
 def receive() -> bytes:
