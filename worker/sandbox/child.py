@@ -153,20 +153,22 @@ class RemoteGame(Game):
         return Game.result(self, state, action)
 
     def terminal_test(self, state: object) -> bool:
-        if type(state) is State:
-            known = self._facts.get(state._token)
-            if known is not None:
-                self._queue(encode_told("terminal_test", state._token, None))
-                return known[0]
-        return Game.terminal_test(self, state)
+        known = self._told("terminal_test", state)
+        return Game.terminal_test(self, state) if known is None else known[0]
 
     def to_move(self, state: object) -> str:
-        if type(state) is State:
-            known = self._facts.get(state._token)
-            if known is not None:
-                self._queue(encode_told("to_move", state._token, None))
-                return known[1]
-        return Game.to_move(self, state)
+        known = self._told("to_move", state)
+        return Game.to_move(self, state) if known is None else known[1]
+
+    def _told(self, method: str, state: object) -> tuple[bool, str] | None:
+        """The told facts of ``state`` (terminal, who moves), the call reported as answered
+        from them; None when they are not known."""
+        if type(state) is not State:
+            return None
+        known = self._facts.get(state._token)
+        if known is not None:
+            self._queue(encode_told(method, state._token, None))
+        return known
 
 
 def receive() -> bytes:
