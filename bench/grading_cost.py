@@ -2,6 +2,10 @@
 on random trees of growing size and on tic-tac-toe, with the in-process run of the same
 code as the baseline (the sandbox's overhead is the ratio).
 
+The last column is the floor of the design: what the grading would cost per node if the
+sandbox cost nothing but one bare pipe round trip for each game call that must cross to
+the trusted side (the in-process search, the judgement, the round trips; bench/floors.py).
+
 Usage: .venv/bin/python bench/grading_cost.py [--sizes 1000,10000,100000] [--tictactoe]
 Must run as root. Prints medians of --repeat runs per size (µs per visited node).
 """
@@ -13,6 +17,8 @@ import random
 import statistics
 import time
 from pathlib import Path
+
+from floors import asked_calls, bare_pipe_round_trip
 
 from reference.allocation import gc_paused
 from reference.exercises.model import Limits
@@ -50,13 +56,14 @@ def random_tree(size: int, seed: int = 1) -> Tree:
     return Tree("A", nodes.values())
 
 
-def measure(tree: Tree, repeat: int) -> tuple[float, float, float, int]:
-    """Medians of (sandboxed run, its judgement, the in-process run and judgement), and the
-    number of nodes visited."""
+def measure(tree: Tree, repeat: int) -> tuple[float, float, float, float, int, int]:
+    """Medians of (sandboxed run, its judgement, the in-process run and judgement, the
+    in-process run alone), the number of nodes visited and of game calls that must cross
+    to the trusted side."""
     spec = entry_spec("minimax", ("max_value", "min_value"), tree)
     limits = Limits(cpu_seconds=120, wall_seconds=300, memory_mb=2048)
-    runs, judgements, local = [], [], []
-    visited = 0
+    runs, judgements, local, searches = [], [], [], []
+    visited = asked = 0
     reference = search(tree, "minimax")
     for _ in range(repeat):
         with gc_paused():  # as worker.grading does
@@ -71,10 +78,14 @@ def measure(tree: Tree, repeat: int) -> tuple[float, float, float, int]:
         visited = len(record.observed.visited())
         start = time.perf_counter()
         with gc_paused():
-            judge(tree, reference, run_local(tree, SOURCE, spec).observed)
+            observed = run_local(tree, SOURCE, spec).observed
+            searched = time.perf_counter()
+            judge(tree, reference, observed)
         local.append(time.perf_counter() - start)
+        searches.append(searched - start)
+        asked = asked_calls(observed)
     median = statistics.median
-    return median(runs), median(judgements), median(local), visited
+    return median(runs), median(judgements), median(local), median(searches), visited, asked
 
 
 def main() -> None:
@@ -86,18 +97,23 @@ def main() -> None:
     trees = [(f"random {int(size):,}", random_tree(int(size))) for size in args.sizes.split(",")]
     if args.tictactoe:
         trees.append(("tic-tac-toe", generate("tictactoe")))
+    pipe = bare_pipe_round_trip(20_000)
+    print(f"bare pipe round trip {pipe * 1e6:.1f} µs (two bare processes, pinned)")
     print(
         f"{'tree':>16} {'nodes':>9} {'sandbox s':>10} {'judge s':>8} {'graded s':>9} "
-        f"{'µs/node':>8} {'in-process s':>13} {'ratio':>6}"
+        f"{'µs/node':>8} {'in-process s':>13} {'ratio':>6} {'floor µs/node':>14}"
     )
     for label, tree in trees:
         repeat = 1 if len(tree) > 200_000 else args.repeat
-        run, judged, local, visited = measure(tree, repeat)
+        run, judged, local, searched, visited, asked = measure(tree, repeat)
         graded = run + judged
         per_node = graded / visited * 1e6
+        # The design's floor: the search in process, the sandboxed run's judgement, and a
+        # bare pipe round trip for every call that must cross (see bench/floors.py).
+        floor = (searched + judged + asked * pipe) / visited * 1e6
         print(
             f"{label:>16} {visited:>9,} {run:>10.3f} {judged:>8.3f} {graded:>9.3f} "
-            f"{per_node:>8.1f} {local:>13.3f} {graded / local:>6.2f}"
+            f"{per_node:>8.1f} {local:>13.3f} {graded / local:>6.2f} {floor:>14.1f}"
         )
 
 

@@ -8,9 +8,13 @@
    fork-server, against the baseline of starting a bare ``python -I -S -c pass``.
 3. Grading: the whole grading of one ``aima-fig5.2-alphabeta`` submission as the worker
    does it (the public tree and the hidden trees in one sandbox session, each judged, the
-   report built), against the same baseline. For scale, the floor under it: the same
-   searches run in this process (no sandbox at all) and judged, what grading would cost if
-   the sandbox cost nothing.
+   report built), against the same baseline. For scale, what is under it:
+   - the in-process floor: the same searches run in this process (no sandbox at all) and
+     judged, what grading would cost if the sandbox cost nothing;
+   - the lower bound of the design: that floor plus one bare pipe round trip for each game
+     call that must cross to the trusted side (see bench/floors.py);
+   - the session's fixed cost: the same trees searched in the sandbox by a submission that
+     makes no game call at all.
 
 Usage: .venv/bin/python bench/sandbox_roundtrip.py [--calls 5000] [--repeat 31]
 Must run as root (the sandbox refuses to run students' code unconfined). Prints medians.
@@ -25,6 +29,8 @@ import subprocess
 import sys
 import time
 
+from floors import asked_calls, bare_pipe_round_trip
+
 from grader.config import Settings
 from reference.allocation import gc_paused
 from reference.exercises.loader import load_exercise
@@ -33,7 +39,13 @@ from reference.feedback import judge
 from reference.treefile import parse_compact
 from worker.grading import cases, grade
 from worker.harness.local import entry_spec, run_local
-from worker.sandbox import ForkServer, SandboxOptions, Verdict, run_sandboxed
+from worker.sandbox import (
+    ForkServer,
+    SandboxOptions,
+    Verdict,
+    run_sandboxed,
+    run_sandboxed_trees,
+)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -77,6 +89,14 @@ def min_value(game, state, alpha, beta):
 """
 
 
+NO_CALLS = """
+def max_value(game, state, alpha, beta):
+    return 0
+def min_value(game, state, alpha, beta):
+    return 0
+"""
+
+
 def round_trip(server: ForkServer, calls: int, repeat: int, *, pin: bool) -> float:
     """Median seconds per game call, as the submission measured it."""
     tree = parse_compact(FIG52)
@@ -90,32 +110,6 @@ def round_trip(server: ForkServer, calls: int, repeat: int, *, pin: bool) -> flo
         assert record.outcome.verdict is Verdict.COMPLETED, record.outcome
         times.append(float(record.stdout))
     return statistics.median(times)
-
-
-def bare_pipe_round_trip(calls: int) -> float:
-    """Seconds per round trip between two bare processes on one CPU over two pipes."""
-    answers_in, answers_out = os.pipe()
-    requests_in, requests_out = os.pipe()
-    previous = os.sched_getaffinity(0)
-    os.sched_setaffinity(0, {min(previous)})
-    try:
-        pid = os.fork()
-        if pid == 0:
-            for _ in range(calls):
-                os.write(requests_out, b"\x12\x00\x00\x00?t0123456789abcdef")
-                os.read(answers_in, 65536)
-            os._exit(0)
-        start = time.perf_counter()
-        for _ in range(calls):
-            os.read(requests_in, 65536)
-            os.write(answers_out, b"\x03\x00\x00\x00vT")
-        elapsed = time.perf_counter() - start
-        os.waitpid(pid, 0)
-    finally:
-        os.sched_setaffinity(0, previous)
-        for fd in (answers_in, answers_out, requests_in, requests_out):
-            os.close(fd)
-    return elapsed / calls
 
 
 def one_run(server: ForkServer, repeat: int, *, pin: bool = True) -> float:
@@ -156,21 +150,48 @@ def one_grading(server: ForkServer, repeat: int) -> tuple[float, int]:
     return statistics.median(times), trees
 
 
-def in_process_floor(repeat: int) -> float:
+def in_process_floor(repeat: int) -> tuple[float, int]:
     """Median seconds to search every tree of ``aima-fig5.2-alphabeta`` with the correct
-    alpha-beta in this process and judge it: grading's cost without any sandbox."""
+    alpha-beta in this process and judge it: grading's cost without any sandbox; and how
+    many of its game calls the sandbox must carry across."""
     settings = Settings.from_env()
     exercise = load_exercise(os.path.join(ROOT, "exercises", "aima-fig5.2-alphabeta"))
     times = []
+    asked = 0
     for _ in range(repeat):
         start = time.perf_counter()
+        asked = 0
         with gc_paused():
             for case in cases(exercise, settings.hidden_tree_key, settings.exercises_dir):
                 spec = entry_spec(exercise.algorithm, exercise.entry_points, case.tree)
                 run = run_local(case.tree, ALPHABETA, spec, "bench.py")
                 feedback = judge(case.tree, case.reference_of(exercise), run.observed)
                 assert feedback.perfect
+                asked += asked_calls(run.observed)
         times.append(time.perf_counter() - start)
+    return statistics.median(times), asked
+
+
+def empty_session(server: ForkServer, repeat: int) -> float:
+    """Median seconds of the sandbox session of a grading of ``aima-fig5.2-alphabeta`` (all
+    its trees, not judged) for a submission that makes no game call: the session's fixed
+    cost, whatever the search."""
+    settings = Settings.from_env()
+    exercise = load_exercise(os.path.join(ROOT, "exercises", "aima-fig5.2-alphabeta"))
+    runs = [
+        (case.tree, entry_spec(exercise.algorithm, exercise.entry_points, case.tree))
+        for case in cases(exercise, settings.hidden_tree_key, settings.exercises_dir)
+    ]
+    options = SandboxOptions(forkserver=server)
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        with gc_paused():
+            records = run_sandboxed_trees(
+                runs, NO_CALLS, "bench.py", exercise.limits, options=options
+            )
+        times.append(time.perf_counter() - start)
+        assert all(record.outcome.verdict is Verdict.COMPLETED for record in records)
     return statistics.median(times)
 
 
@@ -194,16 +215,17 @@ def main() -> None:
         one_run(server, 3)  # warm both sides up
         pinned = round_trip(server, args.calls, max(5, args.repeat // 4), pin=True)
         unpinned = round_trip(server, args.calls, max(5, args.repeat // 4), pin=False)
-        floor = bare_pipe_round_trip(args.calls * 4)
+        pipe = bare_pipe_round_trip(args.calls * 4)
         print(f"game call round trip  median {pinned * 1e6:6.1f} us (grader and child pinned)")
         print(f"game call round trip  median {unpinned * 1e6:6.1f} us (unpinned, baseline)")
-        print(f"bare pipe round trip         {floor * 1e6:6.1f} us (two bare processes, pinned)")
+        print(f"bare pipe round trip         {pipe * 1e6:6.1f} us (two bare processes, pinned)")
         print(f"pinning speed-up {unpinned / pinned:.2f}x")
         run = one_run(server, args.repeat)
         run_unpinned = one_run(server, args.repeat, pin=False)
         one_grading(server, 3)  # the exercise's hidden trees are chosen once
         grading, trees = one_grading(server, args.repeat)
-    floor = in_process_floor(args.repeat)
+        fixed = empty_session(server, args.repeat)
+    floor, asked = in_process_floor(args.repeat)
     start = bare_start(args.repeat)
     print(f"sandboxed run (Fig 5.2)  median {run * 1e3:6.2f} ms (warm fork-server, pinned)")
     print(
@@ -219,6 +241,15 @@ def main() -> None:
     print(
         f"searched and judged in process, no sandbox  median {floor * 1e3:6.2f} ms "
         f"(the floor) = {floor / start:.2f} of a bare start"
+    )
+    bound = floor + asked * pipe
+    print(
+        f"the floor + {asked} asked calls x bare pipe round trip = {bound * 1e3:6.2f} ms "
+        f"(the design's lower bound) = {bound / start:.2f} of a bare start"
+    )
+    print(
+        f"sandbox session, {trees} trees, no game call  median {fixed * 1e3:6.2f} ms "
+        f"(its fixed cost) = {fixed / start:.2f} of a bare start"
     )
 
 
