@@ -34,8 +34,9 @@ from floors import asked_calls, bare_pipe_round_trip
 from grader.config import Settings
 from reference.allocation import gc_paused
 from reference.exercises.loader import load_exercise
-from reference.exercises.model import Limits
+from reference.exercises.model import Exercise, Limits
 from reference.feedback import judge
+from reference.observed import Observed
 from reference.treefile import parse_compact
 from worker.grading import cases, grade
 from worker.harness.local import entry_spec, run_local
@@ -126,11 +127,16 @@ def one_run(server: ForkServer, repeat: int, *, pin: bool = True) -> float:
     return statistics.median(times)
 
 
+def graded_exercise() -> tuple[Settings, Exercise]:
+    """The settings (hidden-tree key, exercises folder) and the exercise graded here."""
+    settings = Settings.from_env()
+    return settings, load_exercise(os.path.join(ROOT, "exercises", "aima-fig5.2-alphabeta"))
+
+
 def one_grading(server: ForkServer, repeat: int) -> tuple[float, int]:
     """Median seconds to grade a correct submission of ``aima-fig5.2-alphabeta``, and how
     many trees that took."""
-    settings = Settings.from_env()
-    exercise = load_exercise(os.path.join(ROOT, "exercises", "aima-fig5.2-alphabeta"))
+    settings, exercise = graded_exercise()
     options = SandboxOptions(forkserver=server)
     times = []
     trees = 0
@@ -154,30 +160,28 @@ def in_process_floor(repeat: int) -> tuple[float, int]:
     """Median seconds to search every tree of ``aima-fig5.2-alphabeta`` with the correct
     alpha-beta in this process and judge it: grading's cost without any sandbox; and how
     many of its game calls the sandbox must carry across."""
-    settings = Settings.from_env()
-    exercise = load_exercise(os.path.join(ROOT, "exercises", "aima-fig5.2-alphabeta"))
+    settings, exercise = graded_exercise()
     times = []
-    asked = 0
+    observed: list[Observed] = []
     for _ in range(repeat):
         start = time.perf_counter()
-        asked = 0
+        observed.clear()
         with gc_paused():
             for case in cases(exercise, settings.hidden_tree_key, settings.exercises_dir):
                 spec = entry_spec(exercise.algorithm, exercise.entry_points, case.tree)
                 run = run_local(case.tree, ALPHABETA, spec, "bench.py")
                 feedback = judge(case.tree, case.reference_of(exercise), run.observed)
                 assert feedback.perfect
-                asked += asked_calls(run.observed)
+                observed.append(run.observed)
         times.append(time.perf_counter() - start)
-    return statistics.median(times), asked
+    return statistics.median(times), sum(map(asked_calls, observed))
 
 
 def empty_session(server: ForkServer, repeat: int) -> float:
     """Median seconds of the sandbox session of a grading of ``aima-fig5.2-alphabeta`` (all
     its trees, not judged) for a submission that makes no game call: the session's fixed
     cost, whatever the search."""
-    settings = Settings.from_env()
-    exercise = load_exercise(os.path.join(ROOT, "exercises", "aima-fig5.2-alphabeta"))
+    settings, exercise = graded_exercise()
     runs = [
         (case.tree, entry_spec(exercise.algorithm, exercise.entry_points, case.tree))
         for case in cases(exercise, settings.hidden_tree_key, settings.exercises_dir)
