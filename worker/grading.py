@@ -266,8 +266,12 @@ def grade(
     key: bytes,
     exercises_dir: Path,
     options: SandboxOptions | None = None,
+    draw: str = "",
 ) -> dict[str, Any]:
-    """The full report of ``source`` on every tree of ``exercise``."""
+    """The full report of ``source`` on every tree of ``exercise``.
+
+    ``draw`` names this grading's draw of hidden trees: the same draw (a regrade of the same
+    submission) gets the same hidden trees, another draw others."""
     all_feedback: list[TreeFeedback | None] = []
     reports = []
     stdout = ""

@@ -31,6 +31,17 @@ class Limits:
     cpu_seconds: float = 2.0
     wall_seconds: float = 10.0
     memory_mb: int = 256
+    submission_wall_seconds: float | None = None
+    """Real time one submission may take over all its trees; None: twice ``wall_seconds``.
+    A tree is given what is left of it when that is less than its own wall limit; the
+    trees after it are not run."""
+
+    @property
+    def submission_budget(self) -> float:
+        """Real seconds one submission may take over all its trees."""
+        if self.submission_wall_seconds is not None:
+            return self.submission_wall_seconds
+        return 2 * self.wall_seconds
 
 
 @dataclass(frozen=True, slots=True)

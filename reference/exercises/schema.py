@@ -68,6 +68,8 @@ class LimitsSchema(_Strict):
     cpu_seconds: float = Field(default=2.0, gt=0, le=600)
     wall_seconds: float = Field(default=10.0, gt=0, le=3600)
     memory_mb: int = Field(default=256, ge=16, le=16384)
+    submission_wall_seconds: float | None = Field(default=None, gt=0, le=7200)
+    """Real time for the whole submission, over all trees (default: twice wall_seconds)."""
 
 
 class ScoringSchema(_Strict):
