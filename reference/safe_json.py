@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from typing import TypeAlias
+from typing import Any, TypeAlias, overload
 
 JsonValue: TypeAlias = "dict[str, JsonValue] | list[JsonValue] | str | int | float | bool | None"
 
@@ -87,6 +87,12 @@ def _key(key: object) -> str:
     raise TypeError(f"a JSON object's key must be a string, not {type(key).__name__}")
 
 
+@overload
+def json_safe(value: Mapping[Any, Any]) -> dict[str, Any]: ...
+@overload
+def json_safe(value: list[Any] | tuple[Any, ...]) -> list[Any]: ...
+@overload
+def json_safe(value: object) -> JsonValue: ...
 def json_safe(value: object) -> JsonValue:
     """A copy of the JSON-like ``value`` that is valid strict JSON, encodable as UTF-8 and
     storable in PostgreSQL (JSON and JSONB) and SQLite.
