@@ -63,24 +63,36 @@ class ExerciseScore:
 
 
 def combine(
-    feedback: Iterable[TreeFeedback | None], scoring: Scoring | None = None
+    feedback: Iterable[TreeFeedback | None],
+    scoring: Scoring | None = None,
+    *,
+    whole: Iterable[bool] | None = None,
 ) -> ExerciseScore:
     """The exercise score over its public and hidden trees.
 
     None stands for a tree the student's code produced no feedback for (a crash, a time
-    limit): it scores 0. The sum of the trees' points is scaled to ``scoring.total``.
+    limit, a tree not run): it scores 0. ``whole`` says, tree by tree, which trees are
+    scored as a whole, all points for a perfect search and none otherwise (hidden trees:
+    their points per node would tell their size). The sum of the trees' points is scaled
+    to ``scoring.total``.
     """
     scoring = scoring or Scoring()
+    flags = iter(whole) if whole is not None else None
     earned = 0.0
     possible = 0
     trees = perfect = 0
     for item in feedback:
         trees += 1
+        as_whole = next(flags, False) if flags is not None else False
         if item is None:
             possible += scoring.total
             continue
-        earned += item.score
-        possible += item.max_score
+        if as_whole:
+            earned += scoring.total if item.perfect else 0
+            possible += scoring.total
+        else:
+            earned += item.score
+            possible += item.max_score
         perfect += item.perfect
     if possible == 0:
         return ExerciseScore(0.0, scoring.total, 0, 0)

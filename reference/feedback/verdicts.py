@@ -141,5 +141,10 @@ class TreeFeedback:
 
     @property
     def perfect(self) -> bool:
-        """True when the score is the maximum."""
-        return self.score >= self.max_score
+        """True when every node's verdict is ok, pruned or not_observed and neither the
+        root value nor the decision is wrong. Judged on the verdicts themselves, never on
+        the rounded score: on a large tree one wrong node costs less than a rounding step."""
+        if self.value_ok is False or self.decision_ok is False:
+            return False
+        good = GOOD_VERDICTS
+        return all(feedback.verdict in good for feedback in self.nodes)

@@ -44,6 +44,7 @@ EARLY_LEAF = 0.15
 """The chance that a node off the tree's deepest path ends the game early."""
 
 _SEED_VERSION = b"hidden-trees/v1"
+_DRAW_VERSION = b"hidden-draw/v1"
 
 
 def exercise_seed(key: bytes, slug: str, salt: str = "") -> bytes:
@@ -52,9 +53,23 @@ def exercise_seed(key: bytes, slug: str, salt: str = "") -> bytes:
     return hmac.new(key, message, hashlib.sha256).digest()
 
 
+def draw_seed(key: bytes, exercise: Exercise, draw: str) -> bytes:
+    """The seed of one grading's own hidden trees: HMAC-SHA256 under the secret ``key`` of
+    the exercise (slug, policy seed) and the draw's name (a submission's, so that a regrade
+    draws the same trees)."""
+    message = b"\0".join(
+        (_DRAW_VERSION, exercise.slug.encode(), exercise.hidden.seed.encode(), draw.encode())
+    )
+    return hmac.new(key, message, hashlib.sha256).digest()
+
+
 def candidate_tree(exercise: Exercise, key: bytes, index: int) -> Tree:
     """Hidden-tree candidate number ``index`` of ``exercise`` (the same for the same key)."""
-    seed = exercise_seed(key, exercise.slug, exercise.hidden.seed)
+    return seeded_tree(exercise, exercise_seed(key, exercise.slug, exercise.hidden.seed), index)
+
+
+def seeded_tree(exercise: Exercise, seed: bytes, index: int) -> Tree:
+    """Tree number ``index`` of the stream of random trees that ``seed`` starts."""
     rng = random.Random(hashlib.sha256(seed + index.to_bytes(8, "big")).digest())
     policy = exercise.hidden
     heights = range(policy.min_depth, policy.max_depth + 1)

@@ -1,45 +1,90 @@
-"""Choosing an exercise's hidden trees so that every known wrong implementation is caught.
+"""Choosing a grading's hidden trees so that every known wrong implementation is caught.
 
-The candidates come from :func:`reference.hidden.generate.candidates` in a fixed order.
-Selection walks them and keeps a candidate when it catches a wrong implementation that no
-kept tree catches yet; once every wrong implementation is caught (or the search budget is
-spent) it fills up to the policy's count with further candidates, preferring ones that add
-a shape still missing (a tree of the other height parity, a tie, a negative value). The
-result depends on the key, the exercise and the set of wrong implementations: adding one
-to the library may change the hidden trees.
+Hidden trees are drawn afresh for every grading (every *draw*): what a student's code
+learns of one draw's trees, by the few coarse facts a grading tells about them, says
+nothing about the next draw's. Two parts make a draw:
+
+* **Catchers**, from the exercise's *pool*: candidates drawn once per exercise and key
+  (:func:`reference.hidden.generate.candidate_tree`), each judged against the library's
+  wrong implementations until each one is caught by ``POOL_COVER`` of them (or the budget
+  is spent). Judging is what costs (it runs the library), so it is done once per exercise;
+  a draw picks, in its own random order, catchers until every wrong implementation the
+  pool catches is caught by one of them. With several catchers per implementation, two
+  draws seldom share them.
+* **Fresh trees**, for the rest of the policy's count, drawn from the draw's own seed
+  (:func:`reference.hidden.generate.draw_seed`), preferring ones that add a shape still
+  missing (the other height parity, a tie, a negative value). They are new in every draw.
+
+The draw's trees come in a random order, named ``hidden-1`` ... The draw depends on the
+key, the exercise, the draw's name and the set of wrong implementations: adding one to the
+library may change the trees.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from reference.exercises.model import Exercise, HiddenTreePolicy
-from reference.hidden.generate import candidate_tree
+from reference.hidden.generate import candidate_tree, draw_seed, seeded_tree
 from reference.hidden.trusted import Judge
 from reference.tree import Tree
 
 DEFAULT_BUDGET = 300
-"""How many candidates selection looks at while some wrong implementation is uncaught."""
+"""How many candidates the pool looks at while some wrong implementation is uncaught."""
+POOL_COVER = 6
+"""How many pool trees should catch each wrong implementation."""
+COVER_BUDGET = 60
+"""Candidates the pool looks at for more catchers once every implementation is caught."""
 
 
 @dataclass(frozen=True, slots=True)
 class HiddenTree:
-    """A selected hidden tree: its name, the candidate it was, and the tree."""
+    """A hidden tree of one draw: its name, the tree, and the pool catcher it is (None for
+    a fresh tree)."""
 
     name: str
+    tree: Tree
+    catcher: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Catcher:
+    """A pool tree: the candidate it was and the wrong implementations it is known to catch
+    (judging stops for an implementation caught ``POOL_COVER`` times, so the set may leave
+    out some it would catch)."""
+
     index: int
     tree: Tree
+    catches: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """An exercise's catchers under one key, and the wrong implementations none catches."""
+
+    catchers: tuple[Catcher, ...]
+    uncaught: tuple[str, ...] = ()
+    tried: int = 0
+    """How many candidates were judged."""
+
+    def caught(self) -> frozenset[str]:
+        """The wrong implementations some catcher catches."""
+        found: set[str] = set()
+        for catcher in self.catchers:
+            found |= catcher.catches
+        return frozenset(found)
 
 
 @dataclass(frozen=True, slots=True)
 class Selection:
-    """The hidden trees of an exercise, and the wrong implementations none of them catches."""
+    """The hidden trees of one draw, and the wrong implementations none of them catches."""
 
     trees: tuple[HiddenTree, ...]
     uncaught: tuple[str, ...] = ()
     tried: int = 0
-    """How many candidates were judged."""
+    """How many candidates the pool judged."""
 
 
 def shape_features(tree: Tree) -> frozenset[str]:
@@ -68,6 +113,79 @@ def wanted_features(policy: HiddenTreePolicy) -> frozenset[str]:
     return frozenset(wanted)
 
 
+def build_pool(
+    exercise: Exercise,
+    key: bytes,
+    wrong: Mapping[str, str],
+    fails: Judge,
+    *,
+    budget: int = DEFAULT_BUDGET,
+    cover: int = POOL_COVER,
+) -> Pool:
+    """The catchers of ``exercise`` under ``key``: candidates that catch some wrong
+    implementation still caught fewer than ``cover`` times.
+
+    ``wrong`` maps names to sources; ``fails(source, tree)`` judges one of them on a tree.
+    The walk ends once every implementation is caught ``cover`` times, once every one is
+    caught and ``COVER_BUDGET`` candidates were judged, or after ``budget`` candidates; the
+    names never caught are returned in ``uncaught``.
+    """
+    sources = dict(sorted(wrong.items()))
+    wanted = dict.fromkeys(sources, cover)
+    catchers: list[Catcher] = []
+    index = 0
+    while index < budget:
+        open_ = [name for name, left in wanted.items() if left > 0]
+        if not open_:
+            break
+        if index >= COVER_BUDGET and all(wanted[name] < cover for name in sources):
+            break
+        tree = candidate_tree(exercise, key, index)
+        caught = frozenset(name for name in open_ if fails(sources[name], tree))
+        if caught:
+            catchers.append(Catcher(index, tree, caught))
+            for name in caught:
+                wanted[name] -= 1
+        index += 1
+    uncaught = tuple(name for name, left in wanted.items() if left == cover)
+    return Pool(tuple(catchers), uncaught, index)
+
+
+def draw_hidden_trees(
+    exercise: Exercise, key: bytes, pool: Pool, draw: str
+) -> tuple[HiddenTree, ...]:
+    """The hidden trees of draw ``draw``: catchers from ``pool`` that between them catch
+    everything the pool catches, then fresh trees up to the policy's count, in a random
+    order (all of it a function of the key, the exercise, the pool and ``draw``)."""
+    count = exercise.hidden.count
+    seed = draw_seed(key, exercise, draw)
+    rng = random.Random(seed)
+    order = list(pool.catchers)
+    rng.shuffle(order)
+    pending = set(pool.caught())
+    chosen: list[HiddenTree] = []
+    for catcher in order:
+        if not pending or len(chosen) >= count:
+            break
+        if catcher.catches & pending:
+            chosen.append(HiddenTree("", catcher.tree, catcher.index))
+            pending -= catcher.catches
+    have: set[str] = set()
+    for hidden in chosen:
+        have |= shape_features(hidden.tree)
+    fresh = _fillers(
+        lambda index: seeded_tree(exercise, seed, index),
+        set(wanted_features(exercise.hidden)) - have,
+        count - len(chosen),
+    )
+    chosen += [HiddenTree("", tree) for tree in fresh]
+    rng.shuffle(chosen)
+    return tuple(
+        HiddenTree(f"hidden-{number}", hidden.tree, hidden.catcher)
+        for number, hidden in enumerate(chosen, start=1)
+    )
+
+
 def select_hidden_trees(
     exercise: Exercise,
     key: bytes,
@@ -75,63 +193,41 @@ def select_hidden_trees(
     fails: Judge,
     *,
     budget: int = DEFAULT_BUDGET,
+    draw: str = "",
 ) -> Selection:
-    """The hidden trees of ``exercise``: each catches some wrong implementation the ones
-    before it do not, then filler trees up to ``exercise.hidden.count``.
+    """The hidden trees of draw ``draw`` of ``exercise`` (see :func:`build_pool` and
+    :func:`draw_hidden_trees`); a grading service keeps the pool and draws from it."""
+    pool = build_pool(exercise, key, wrong, fails, budget=budget)
+    trees = draw_hidden_trees(exercise, key, pool, draw)
+    uncaught = set(wrong) - set().union(*(c.catches for c in pool.catchers if _drawn(c, trees)))
+    return Selection(trees, tuple(sorted(uncaught)), pool.tried)
 
-    ``wrong`` maps names to sources; ``fails(source, tree)`` judges one of them on a tree.
-    Names of wrong implementations still uncaught after ``budget`` candidates (or when the
-    count is too small to catch them all) are returned in ``uncaught``.
-    """
-    count = exercise.hidden.count
-    pending = dict(sorted(wrong.items()))
-    kept: list[int] = []
+
+def _drawn(catcher: Catcher, trees: Sequence[HiddenTree]) -> bool:
+    return any(hidden.catcher == catcher.index for hidden in trees)
+
+
+def _fillers(make: Callable[[int], Tree], missing: set[str], needed: int) -> list[Tree]:
+    """``needed`` trees of the stream ``make``, taking first those that add a missing shape
+    feature (looking a bounded way ahead), then the others in order."""
+    chosen: list[Tree] = []
+    passed: list[Tree] = []
     index = 0
-    while pending and index < budget and len(kept) < count:
-        tree = candidate_tree(exercise, key, index)
-        caught = [name for name, source in pending.items() if fails(source, tree)]
-        if caught:
-            kept.append(index)
-            for name in caught:
-                del pending[name]
+    limit = needed + 2 * len(missing) + 4
+    while len(chosen) < needed and index < limit:
+        tree = make(index)
         index += 1
-    tried = index
-    kept += _fillers(exercise, key, kept, count - len(kept))
-    kept.sort()
-    trees = tuple(
-        HiddenTree(f"hidden-{number}", index, candidate_tree(exercise, key, index))
-        for number, index in enumerate(kept, start=1)
-    )
-    return Selection(trees, tuple(pending), tried)
-
-
-def _fillers(exercise: Exercise, key: bytes, kept: list[int], needed: int) -> list[int]:
-    """``needed`` more candidates, taking first those that add a missing shape feature."""
-    if needed <= 0:
-        return []
-    have: set[str] = set()
-    for index in kept:
-        have |= shape_features(candidate_tree(exercise, key, index))
-    missing = set(wanted_features(exercise.hidden)) - have
-    chosen: list[int] = []
-    passed: list[int] = []
-    index = 0
-    # Look a bounded way ahead for missing features, then take candidates in order.
-    while len(chosen) < needed and index < needed + 4 * len(missing) + 20:
-        if index not in kept:
-            features = shape_features(candidate_tree(exercise, key, index))
-            if not missing or features & missing:
-                chosen.append(index)
-                missing -= features
-            else:
-                passed.append(index)
-        index += 1
+        features = shape_features(tree)
+        if not missing or features & missing:
+            chosen.append(tree)
+            missing -= features
+        else:
+            passed.append(tree)
     while len(chosen) < needed:
         if passed:
             chosen.append(passed.pop(0))
         else:
-            if index not in kept:
-                chosen.append(index)
+            chosen.append(make(index))
             index += 1
     return chosen
 
@@ -141,19 +237,18 @@ def hidden_trees(
     key: bytes,
     wrong: Mapping[str, str] | None = None,
     fails: Judge | None = None,
+    *,
+    draw: str = "",
 ) -> list[Tree]:
-    """The hidden trees of ``exercise`` under ``key``.
+    """The hidden trees of draw ``draw`` of ``exercise`` under ``key``.
 
-    Without ``wrong`` and ``fails`` these are shape-balanced candidates only; with them, the
-    trees are chosen to catch every wrong implementation (see :func:`select_hidden_trees`).
+    Without ``wrong`` and ``fails`` these are shape-balanced fresh trees only; with them,
+    they include catchers of every wrong implementation (see :func:`select_hidden_trees`).
     """
     if wrong and fails is not None:
-        selection = select_hidden_trees(exercise, key, wrong, fails)
+        selection = select_hidden_trees(exercise, key, wrong, fails, draw=draw)
         return [hidden.tree for hidden in selection.trees]
-    return [
-        candidate_tree(exercise, key, index)
-        for index in sorted(_fillers(exercise, key, [], exercise.hidden.count))
-    ]
+    return [hidden.tree for hidden in draw_hidden_trees(exercise, key, Pool(()), draw)]
 
 
 @dataclass(frozen=True, slots=True)

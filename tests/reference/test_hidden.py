@@ -15,8 +15,10 @@ from reference.hidden import (
     LAYERS,
     LIBRARY_FOLDER,
     HiddenTree,
+    build_pool,
     candidate_tree,
     catch_table,
+    draw_hidden_trees,
     exercise_seed,
     hidden_trees,
     load_library,
@@ -193,7 +195,7 @@ def test_a_count_of_zero_means_no_hidden_trees() -> None:
 # -- selection ----------------------------------------------------------------------------
 
 
-def test_selection_keeps_trees_that_catch_something_new_then_fills_up() -> None:
+def test_the_pool_judges_until_each_wrong_implementation_is_caught_often_enough() -> None:
     exercise = CATALOG.get("aima-fig5.2-minimax")
     # Stand-in judges: "odd" is caught by trees of odd height, "wide" by a root with 4
     # children, "never" by nothing.
@@ -206,16 +208,37 @@ def test_selection_keeps_trees_that_catch_something_new_then_fills_up() -> None:
             return len(tree.root.edges) == 4
         return False
 
+    pool = build_pool(exercise, DEVELOPMENT_KEY, wrong, fails, budget=80, cover=3)
+    assert pool.uncaught == ("never",)
+    assert pool.tried == 80
+    for name in ("odd", "wide"):
+        assert sum(name in catcher.catches for catcher in pool.catchers) == 3
+    assert all(catcher.catches for catcher in pool.catchers)
+    assert all(
+        all(fails(name, catcher.tree) for name in catcher.catches) for catcher in pool.catchers
+    )
+
+
+def test_a_draw_catches_what_the_pool_catches_then_fills_up_with_fresh_trees() -> None:
+    exercise = CATALOG.get("aima-fig5.2-minimax")
+    wrong = {"odd": "odd", "wide": "wide", "never": "never"}
+
+    def fails(source: str, tree: Tree) -> bool:
+        if source == "odd":
+            return tree.height() % 2 == 1
+        if source == "wide":
+            return len(tree.root.edges) == 4
+        return False
+
     selection = select_hidden_trees(exercise, DEVELOPMENT_KEY, wrong, fails, budget=40)
     assert selection.uncaught == ("never",)
-    assert selection.tried == 40
     assert len(selection.trees) == 8
     assert [hidden.name for hidden in selection.trees] == [f"hidden-{i}" for i in range(1, 9)]
-    indexes = [hidden.index for hidden in selection.trees]
-    assert indexes == sorted(set(indexes))
     trees = [hidden.tree for hidden in selection.trees]
     assert any(fails("odd", tree) for tree in trees)
     assert any(fails("wide", tree) for tree in trees)
+    catchers = [hidden for hidden in selection.trees if hidden.catcher is not None]
+    assert 1 <= len(catchers) <= 2
     table = catch_table(selection.trees, wrong, fails)
     assert table.uncaught() == ["never"]
     lines = table.lines()
@@ -224,7 +247,7 @@ def test_selection_keeps_trees_that_catch_something_new_then_fills_up() -> None:
     assert never.endswith("UNCAUGHT") and "x" not in never
 
 
-def test_selection_stops_judging_once_everything_is_caught() -> None:
+def test_the_pool_stops_judging_an_implementation_caught_often_enough() -> None:
     exercise = CATALOG.get("aima-fig5.2-minimax")
     calls: list[str] = []
 
@@ -232,12 +255,12 @@ def test_selection_stops_judging_once_everything_is_caught() -> None:
         calls.append(source)
         return True
 
-    selection = select_hidden_trees(exercise, DEVELOPMENT_KEY, {"a": "a", "b": "b"}, fails)
-    assert selection.tried == 1 and selection.uncaught == ()
-    assert calls == ["a", "b"]
+    pool = build_pool(exercise, DEVELOPMENT_KEY, {"a": "a", "b": "b"}, fails, cover=2)
+    assert pool.tried == 2 and pool.uncaught == ()
+    assert calls == ["a", "b", "a", "b"]
 
 
-def test_selection_never_exceeds_the_count() -> None:
+def test_a_draw_never_exceeds_the_count() -> None:
     exercise = with_policy(CATALOG.get("aima-fig5.2-minimax"), count=1)
     wrong = {"odd": "odd", "even": "even"}
 
@@ -247,6 +270,54 @@ def test_selection_never_exceeds_the_count() -> None:
     selection = select_hidden_trees(exercise, DEVELOPMENT_KEY, wrong, fails)
     assert len(selection.trees) == 1
     assert len(selection.uncaught) == 1
+
+
+# -- a draw per grading -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_draw_catches_every_wrong_implementation(slug: str) -> None:
+    exercise = CATALOG.get(slug)
+    wrong = wrong_for(exercise, LIBRARY)
+    fails = reference_judge(exercise)
+    pool = build_pool(exercise, DEVELOPMENT_KEY, wrong, fails)
+    assert pool.uncaught == ()
+    for draw in ("submission-1", "submission-2", "submission-3"):
+        trees = draw_hidden_trees(exercise, DEVELOPMENT_KEY, pool, draw)
+        assert len(trees) == exercise.hidden.count
+        for name, source in wrong.items():
+            assert any(fails(source, hidden.tree) for hidden in trees), (draw, name)
+
+
+def test_a_draw_is_reproduced_by_its_name_and_differs_from_other_draws() -> None:
+    exercise = CATALOG.get("aima-fig5.2-alphabeta")
+    pool = build_pool(
+        exercise, DEVELOPMENT_KEY, wrong_for(exercise, LIBRARY), reference_judge(exercise)
+    )
+
+    def trees(draw: str, key: bytes = DEVELOPMENT_KEY) -> list[Tree]:
+        return [hidden.tree for hidden in draw_hidden_trees(exercise, key, pool, draw)]
+
+    assert trees("submission-7") == trees("submission-7")
+    first, second = trees("submission-7"), trees("submission-8")
+    # Fresh trees are new in every draw; the few catchers come from a pool of many.
+    shared = [tree for tree in first if tree in second]
+    assert len(shared) <= 3
+    assert trees("submission-7") != trees("submission-7", OTHER_KEY)
+
+
+def test_draws_spread_over_the_pool_and_keep_both_parities_ties_and_negatives() -> None:
+    exercise = CATALOG.get("aima-fig5.2-alphabeta")
+    pool = build_pool(
+        exercise, DEVELOPMENT_KEY, wrong_for(exercise, LIBRARY), reference_judge(exercise)
+    )
+    used: set[int] = set()
+    for number in range(40):
+        drawn = draw_hidden_trees(exercise, DEVELOPMENT_KEY, pool, f"submission-{number}")
+        used |= {hidden.catcher for hidden in drawn if hidden.catcher is not None}
+        features = set().union(*(shape_features(hidden.tree) for hidden in drawn))
+        assert {"even-height", "odd-height", "tie", "negative"} <= features
+    assert len(used) >= len(pool.catchers) // 2
 
 
 def test_the_catch_table_of_a_shipped_exercise_has_no_uncaught_row() -> None:
