@@ -3,10 +3,15 @@
 Trees with more nodes than ``node_rows_limit`` keep only the nodes that are not ``ok`` or
 ``pruned`` (up to the limit); their ``counts`` stay complete. The rows are inserted in
 bulk (one statement for the trees, one for the nodes), not object by object.
+
+What is stored goes through :func:`reference.safe_json.json_safe` first, whoever made the
+report: its text is the student's code's to choose (NUL, lone surrogates) and so are its
+numbers (inf, nan), and either kind would make a database refuse the whole result.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -15,16 +20,26 @@ from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from grader.models import GradingRun, NodeResult, TreeResult
+from reference.safe_json import json_safe
 
 UNREMARKABLE = ("ok", "pruned")
 TEXT_LIMIT = 200
+NAME_LIMIT = 200
+NODE_NAME_LIMIT = 1000
 
 
-def _text(value: object) -> str | None:
+def _text(value: object, limit: int = TEXT_LIMIT) -> str | None:
     if value is None:
         return None
-    text = value if isinstance(value, str) else str(value)
-    return text[:TEXT_LIMIT]
+    # The value is safe already (see _rows); str() of a number or a list of safe values is.
+    return (value if isinstance(value, str) else str(value))[:limit]
+
+
+def _score(value: object) -> float | None:
+    """A score column's value: a finite number or None (a report made safe has no other)."""
+    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+        return value
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,18 +52,24 @@ class TreeRows:
 
 def result_rows(report: dict[str, Any], node_rows_limit: int) -> list[TreeRows]:
     """The rows ``report`` (the document of :func:`worker.grading.grade`) is stored as,
-    one per tree in order; node rows without their tree's id."""
+    one per tree in order; node rows without their tree's id. Their text is storable
+    whatever the report holds."""
+    return _rows(json_safe(report), node_rows_limit)
+
+
+def _rows(report: dict[str, Any], node_rows_limit: int) -> list[TreeRows]:
+    """As :func:`result_rows`, of a report made safe already."""
     rows = []
     for position, case in enumerate(report["cases"]):
         nodes = case.get("nodes") or []
         tree = {
             "position": position,
-            "name": case["name"],
+            "name": _text(case["name"], NAME_LIMIT),
             "hidden": case["hidden"],
             "verdict": case["verdict"],
             "message": case.get("message") or "",
-            "score": case.get("score"),
-            "max_score": case.get("max_score"),
+            "score": _score(case.get("score")),
+            "max_score": _score(case.get("max_score")),
             "node_count": len(nodes),
             "counts": dict(Counter(node["verdict"] for node in nodes)) if nodes else None,
         }
@@ -59,7 +80,7 @@ def result_rows(report: dict[str, Any], node_rows_limit: int) -> list[TreeRows]:
         node_rows = [
             {
                 "position": index,
-                "node": node["node"][:1000],
+                "node": _text(node["node"], NODE_NAME_LIMIT),
                 "verdict": node["verdict"],
                 "expected": _text(node.get("expected")),
                 "actual": _text(node.get("actual")),
@@ -77,13 +98,14 @@ def store_report(
     """Fill ``run`` from ``report`` and insert its tree and node rows.
 
     A run is stored once, when it ends (its rows are written in that same commit), so it
-    has no rows yet."""
+    has no rows yet. What is stored is ``report`` made safe (see the module's docstring)."""
+    report = json_safe(report)
     run.verdict = report["verdict"]
-    run.score = report["score"]
-    run.max_score = report["max_score"]
+    run.score = _score(report["score"])
+    run.max_score = _score(report["max_score"])
     run.message = report["message"]
     run.report = report
-    rows = result_rows(report, node_rows_limit)
+    rows = _rows(report, node_rows_limit)
     if not rows:
         return
     # Core inserts of the tables: one statement each, whatever values are None (the ORM's

@@ -18,6 +18,7 @@ from grader.config import Settings
 from grader.models import Exercise, ExerciseVersion, GradingRun, RunState, Submission, utcnow
 from grader.services.deliveries import on_run_finished
 from grader.services.results import store_report
+from reference.safe_json import safe_text
 
 INTERNAL_ERROR = "internal_error"
 UNSENT_GRACE = timedelta(seconds=30)
@@ -146,7 +147,7 @@ def fail_run(session: Session, run_id: int, delivery: int, message: str) -> list
 def _fail(run: GradingRun, message: str, now: datetime) -> None:
     run.state = RunState.ERROR
     run.verdict = INTERNAL_ERROR
-    run.message = message
+    run.message = safe_text(message)  # it may quote an exception's text
     run.finished_at = now
 
 

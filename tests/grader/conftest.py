@@ -1,17 +1,22 @@
 """Shared fixtures of the service's tests: settings in a temporary folder, a migrated SQLite
-database (copied from one migrated once per session), the app, accounts and a course."""
+database (copied from one migrated once per session), the app, accounts and a course; and
+the same on the test PostgreSQL (``GRADER_TEST_DATABASE_URL``) where a test asks for both."""
 
 from __future__ import annotations
 
+import os
 import re
+import secrets
 import shutil
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 from werkzeug.security import generate_password_hash
 
 from grader.config import Settings
@@ -85,27 +90,98 @@ def course(database: Database, settings: Settings) -> Course:
 UserFactory = Callable[..., User]
 
 
+def add_user(
+    database: Database,
+    email: str,
+    role: str = Role.STUDENT,
+    course: Course | None = None,
+    name: str = "",
+) -> User:
+    """An account signing in with ``PASSWORD``, a member of ``course`` when given."""
+    with database.session() as session:
+        user = User(
+            email=email,
+            name=name or f"{role.title()} {email.split('@')[0]}",
+            role=role,
+            password_hash=_PASSWORD_HASH,
+        )
+        session.add(user)
+        session.flush()
+        if course is not None:
+            member_role = Role.STUDENT if role == Role.STUDENT else Role.INSTRUCTOR
+            session.add(Membership(user_id=user.id, course_id=course.id, role=member_role))
+    return user
+
+
 @pytest.fixture
 def make_user(database: Database) -> UserFactory:
     counter = iter(range(1, 10_000))
 
     def make(role: str = Role.STUDENT, course: Course | None = None, name: str = "") -> User:
         number = next(counter)
-        with database.session() as session:
-            user = User(
-                email=f"{role}{number}@example.edu",
-                name=name or f"{role.title()} {number}",
-                role=role,
-                password_hash=_PASSWORD_HASH,
-            )
-            session.add(user)
-            session.flush()
-            if course is not None:
-                member_role = Role.STUDENT if role == Role.STUDENT else Role.INSTRUCTOR
-                session.add(Membership(user_id=user.id, course_id=course.id, role=member_role))
-        return user
+        name = name or f"{role.title()} {number}"
+        return add_user(database, f"{role}{number}@example.edu", role, course, name)
 
     return make
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    """A migrated schema of its own on the test PostgreSQL, dropped afterwards (skipped
+    without ``GRADER_TEST_DATABASE_URL``)."""
+    base = os.environ.get("GRADER_TEST_DATABASE_URL", "")
+    if not base.startswith("postgresql"):
+        pytest.skip("no test PostgreSQL (GRADER_TEST_DATABASE_URL)")
+    schema = f"grader_unit_{secrets.token_hex(4)}"
+    admin = create_engine(base)
+    with admin.begin() as connection:
+        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+    url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
+    rendered = url.render_as_string(hide_password=False)
+    try:
+        upgrade(rendered)
+        yield rendered
+    finally:
+        with admin.begin() as connection:
+            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+@dataclass(frozen=True)
+class Backend:
+    """A database with the settings that name it and a course of the shipped exercises."""
+
+    name: str
+    settings: Settings
+    database: Database
+    course: Course
+
+    def user(self, role: str = Role.STUDENT) -> User:
+        """A new member of the course (a unique address: PostgreSQL's schema is shared)."""
+        return add_user(
+            self.database, f"{role}-{secrets.token_hex(6)}@example.edu", role, self.course
+        )
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request: pytest.FixtureRequest, settings: Settings) -> Iterator[Backend]:
+    """The test once on SQLite, once on the test PostgreSQL."""
+    if request.param == "sqlite":
+        database: Database = request.getfixturevalue("database")
+        yield Backend("sqlite", settings, database, request.getfixturevalue("course"))
+        return
+    url: str = request.getfixturevalue("pg_url")
+    settings = replace(settings, database_url=url)
+    database = Database(url)
+    try:
+        with database.session() as session:
+            found = Course(title="Search on PostgreSQL", join_code=secrets.token_hex(4).upper())
+            session.add(found)
+            session.flush()
+            import_library(session, settings, found)
+        yield Backend("postgresql", settings, database, found)
+    finally:
+        database.engine.dispose()
 
 
 def csrf_token(client: FlaskClient) -> str:
