@@ -81,12 +81,7 @@ def start_run(
     run.deliveries += 1
     now = utcnow()
     if run.deliveries > settings.max_run_attempts:
-        _fail(
-            run,
-            f"grading was interrupted {run.deliveries - 1} times; this is a fault of the "
-            "grader, not of your code, and does not count as an attempt",
-            now,
-        )
+        _fail(run, our_fault(f"grading failed or was interrupted {run.deliveries - 1} times"), now)
         outbound = on_run_finished(session, run)
         session.commit()
         return Start("too many deliveries", outbound=outbound)
@@ -131,23 +126,61 @@ def finish_run(
     return outbound
 
 
-def fail_run(session: Session, run_id: int, delivery: int, message: str) -> list[int] | None:
-    """End the run as ``internal_error`` (our fault, not an attempt); commits. The
-    outbound deliveries' ids, or None when this delivery no longer owns the run."""
+def our_fault(what: str) -> str:
+    """The message of a run that ended through our fault, for the student to read."""
+    return f"{what}. This is not your fault but the grader's, and it does not count as an attempt."
+
+
+@dataclass(frozen=True, slots=True)
+class Retry:
+    """What became of a run after a failure of ours: queued for another delivery (send its
+    task after the commit), or ended as ``internal_error`` (send ``outbound``)."""
+
+    again: bool
+    outbound: list[int] = field(default_factory=list)
+
+
+def retry_run(
+    session: Session,
+    settings: Settings,
+    run_id: int,
+    delivery: int,
+    what: str,
+    report: dict[str, Any] | None = None,
+) -> Retry | None:
+    """After a failure of ours in this delivery (the grading raised, its result could not be
+    stored, the sandbox failed): the run back in the queue while it has had fewer than
+    ``max_run_attempts`` deliveries, else ended as ``internal_error``, the student told
+    that it is our fault and why (``what``: "the sandbox failed", ...), and ``report`` (the
+    last grading's, if any) kept for the record. Commits; None when this delivery no
+    longer owns the run."""
     run = _owned(session, run_id, delivery)
     if run is None:
         session.rollback()
         return None
-    _fail(run, message, utcnow())
+    now = utcnow()
+    if run.deliveries < settings.max_run_attempts:
+        run.state = RunState.QUEUED
+        run.queued_at = now
+        # Unsent until Queue.send marks it: if the broker cannot take it, the reaper's
+        # sweep of unsent runs sends it again.
+        run.task_id = None
+        session.commit()
+        return Retry(again=True)
+    if report is not None:
+        store_report(session, run, report, settings.node_rows_limit)
+    tries = "once" if run.deliveries == 1 else f"{run.deliveries} times"
+    _fail(run, our_fault(f"grading failed {tries}, the last time because {what}"), now)
     outbound = on_run_finished(session, run)
     session.commit()
-    return outbound
+    return Retry(again=False, outbound=outbound)
 
 
 def _fail(run: GradingRun, message: str, now: datetime) -> None:
     run.state = RunState.ERROR
     run.verdict = INTERNAL_ERROR
-    run.message = safe_text(message)  # it may quote an exception's text
+    run.score = None  # not a grade, whatever a stored report says
+    run.message = safe_text(message)
     run.finished_at = now
 
 

@@ -132,7 +132,7 @@ def test_a_run_delivered_too_often_ends_as_internal_error(
         run = session.get(GradingRun, run_id)
         assert run is not None
         assert (run.state, run.verdict) == ("error", "internal_error")
-        assert "not of your code" in (run.message or "")
+        assert "not your fault" in (run.message or "")
         # The spoiled submission does not count: the next one is attempt 1 again.
         submission = session.get(Submission, submission_id)
         assert submission is not None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -23,7 +24,7 @@ from grader.models import (
     TreeResult,
     User,
 )
-from grader.services.runs import fail_run, finish_run, start_run
+from grader.services.runs import finish_run, retry_run, start_run
 from grader.services.submissions import submit
 from grader.web import create_app
 from tests.grader.conftest import Backend, login
@@ -192,13 +193,15 @@ def test_the_lms_callback_of_such_a_run_is_strict_json(backend: Backend) -> None
 
 def test_a_failure_message_with_what_storage_refuses_is_stored(backend: Backend) -> None:
     _, run_id, _ = started_run(backend)
+    last = replace(backend.settings, max_run_attempts=1)
     with backend.database.sessions() as session:
-        assert fail_run(session, run_id, 1, f"the grader failed: {HOSTILE}") == []
+        retried = retry_run(session, last, run_id, 1, f"the grader raised {HOSTILE}")
+    assert retried is not None and not retried.again
     with backend.database.session() as session:
         run = session.get(GradingRun, run_id)
         assert run is not None
         assert (run.state, run.verdict) == (RunState.ERROR, "internal_error")
-        assert run.message == f"the grader failed: {SHOWN}"
+        assert f"the grader raised {SHOWN}" in (run.message or "")
         rows = session.scalars(
             select(NodeResult).join(TreeResult).where(TreeResult.run_id == run_id)
         )
