@@ -111,6 +111,7 @@ class Worker:
             GRADER_RUN_TIMEOUT_SECONDS=str(s.run_timeout_seconds),
             GRADER_REAPER_INTERVAL_SECONDS=str(s.reaper_interval_seconds),
             GRADER_MAX_RUN_ATTEMPTS=str(s.max_run_attempts),
+            GRADER_EXERCISES_DIR=str(s.exercises_dir),
             PYTHONPATH=str(ROOT),
         )
         return env
