@@ -6,31 +6,56 @@ The report is the JSON document the service stores and sends to an LMS.
 
 from __future__ import annotations
 
+import json
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from reference.allocation import gc_paused
-from reference.exercises.model import Exercise
+from reference.exercises.model import Exercise, Limits
 from reference.feedback import TreeFeedback, combine, judge
 from reference.feedback import Verdict as NodeVerdict
 from reference.feedback.tree_facts import KEPT_NODES
+from reference.feedback.verdicts import GOOD_VERDICTS
 from reference.hidden import LIBRARY_FOLDER, load_library, reference_judge, wrong_for
-from reference.hidden.selection import select_hidden_trees
+from reference.hidden.selection import Pool, build_pool, draw_hidden_trees
 from reference.observed import Call, Observed, Visit
 from reference.observed import Return as ObservedReturn
+from reference.safe_json import json_safe
 from reference.search import Cutoff, Enter, Evaluate, Return, SearchResult
 from reference.tree import Number, Tree
 from reference.values import format_value
 from worker.harness.local import entry_spec
-from worker.sandbox import RunRecord, SandboxOptions, Verdict, run_sandboxed_trees
+from worker.sandbox import (
+    STOPPING_VERDICTS,
+    Outcome,
+    RunRecord,
+    SandboxOptions,
+    Verdict,
+    run_sandboxed_trees,
+)
 
 STDOUT_LIMIT = 8 * 1024
 """Printed output kept in a report, over all trees."""
 REPLAY_LIMIT = 2000
 """Steps of each search kept in a public tree's replay."""
+REPORT_LIMIT = 1024 * 1024
+"""The most a report may hold, as JSON; larger ones are cut down (see :func:`fit`)."""
+VALUE_TEXT_LIMIT = 40
+"""Characters of a value kept in a report (a fraction can have thousands of digits)."""
+MESSAGE_LIMIT = 500
+"""Characters of a message kept in a report."""
+REPLAY_CUT = 200
+"""Steps a replay keeps when the report is over ``REPORT_LIMIT``."""
+NODES_CUT = 2000
+"""Node verdicts a tree keeps when the report is over ``REPORT_LIMIT`` (the ones that are
+not ok, pruned or not observed)."""
+NOT_RUN = "not_run"
+"""The verdict of a tree that was not run: the file does not compile, an earlier tree hit
+a limit, or the submission's time was spent."""
+INTERNAL_ERROR = str(Verdict.INTERNAL_ERROR)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,43 +73,67 @@ class Case:
         return self.reference or exercise.reference(self.tree)
 
 
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """What grading an exercise needs whatever the submission: its public trees and the
+    pool of hidden-tree catchers, each with its kept reference search."""
+
+    public: tuple[Case, ...]
+    pool: Pool
+    catchers: dict[int, SearchResult | None]
+    """Each catcher's kept reference search, by its index in the pool."""
+
+
 CASES_CACHE_SIZE = 64
 REFERENCE_KEPT_NODES = KEPT_NODES
 """The judge keeps what it works out about trees up to the same size."""
-_cases: OrderedDict[tuple[int, bytes, str], tuple[Exercise, list[Case]]] = OrderedDict()
-_cases_lock = threading.Lock()
+_prepared: OrderedDict[tuple[int, bytes, str], tuple[Exercise, Prepared]] = OrderedDict()
+_prepared_lock = threading.Lock()
 
 
-def cases(exercise: Exercise, key: bytes, exercises_dir: Path) -> list[Case]:
-    """The exercise's public trees, then its hidden trees chosen under ``key``, each with its
-    reference search.
+def prepared(exercise: Exercise, key: bytes, exercises_dir: Path) -> Prepared:
+    """The public trees and the hidden-tree pool of ``exercise`` under ``key``.
 
-    Choosing hidden trees runs the library's wrong implementations on candidates: it costs
-    more than grading, and its result depends only on the arguments, so it is kept for the
-    most recently used exercises (an exercise object is never changed once loaded)."""
+    Building the pool runs the library's wrong implementations on candidates: it costs
+    far more than grading, and its result depends only on the arguments, so it is kept for
+    the most recently used exercises (an exercise object is never changed once loaded)."""
     slot = (id(exercise), key, str(exercises_dir))
-    with _cases_lock:
-        hit = _cases.get(slot)
+    with _prepared_lock:
+        hit = _prepared.get(slot)
         if hit is not None and hit[0] is exercise:
-            _cases.move_to_end(slot)
+            _prepared.move_to_end(slot)
             return hit[1]
-    found = [
+    public = tuple(
         Case(entry.name, False, entry.tree, _kept_reference(exercise, entry.tree))
         for entry in exercise.trees
-    ]
-    library = load_library(exercises_dir / LIBRARY_FOLDER)
-    selection = select_hidden_trees(
-        exercise, key, wrong_for(exercise, library), reference_judge(exercise)
     )
-    found += [
-        Case(f"hidden-{i + 1}", True, item.tree, _kept_reference(exercise, item.tree))
-        for i, item in enumerate(selection.trees)
+    library = load_library(exercises_dir / LIBRARY_FOLDER)
+    pool = build_pool(exercise, key, wrong_for(exercise, library), reference_judge(exercise))
+    catchers = {item.index: _kept_reference(exercise, item.tree) for item in pool.catchers}
+    made = Prepared(public, pool, catchers)
+    with _prepared_lock:
+        _prepared[slot] = (exercise, made)
+        while len(_prepared) > CASES_CACHE_SIZE:
+            _prepared.popitem(last=False)
+    return made
+
+
+def cases(exercise: Exercise, key: bytes, exercises_dir: Path, draw: str = "") -> list[Case]:
+    """The exercise's public trees, then the hidden trees of draw ``draw`` under ``key``
+    (see :mod:`reference.hidden.selection`), each with its reference search where kept."""
+    ready = prepared(exercise, key, exercises_dir)
+    hidden = [
+        Case(
+            item.name,
+            True,
+            item.tree,
+            ready.catchers.get(item.catcher)
+            if item.catcher is not None
+            else _kept_reference(exercise, item.tree),
+        )
+        for item in draw_hidden_trees(exercise, key, ready.pool, draw)
     ]
-    with _cases_lock:
-        _cases[slot] = (exercise, found)
-        while len(_cases) > CASES_CACHE_SIZE:
-            _cases.popitem(last=False)
-    return found
+    return [*ready.public, *hidden]
 
 
 def _kept_reference(exercise: Exercise, tree: Tree) -> SearchResult | None:
@@ -98,14 +147,21 @@ def _run_verdict(record: RunRecord, feedback: TreeFeedback | None) -> str:
     return "passed" if feedback.perfect else "failed"
 
 
-def _number(value: object) -> object:
-    if isinstance(value, int | float) or value is None:
+def _short(text: str, limit: int = VALUE_TEXT_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters, saying so."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _number(value: Number | None) -> object:
+    """A value as the report holds it: a number JSON can carry exactly (a non-finite float
+    becomes "inf", "-inf" or "nan" in :func:`json_safe`), else its text."""
+    if value is None or (type(value) is int and abs(value) < 2**53) or type(value) is float:
         return value
-    return format_value(value)  # type: ignore[arg-type]
+    return _shown(value)
 
 
 def _shown(value: Number | None) -> str | None:
-    return None if value is None else format_value(value)
+    return None if value is None else _short(format_value(value))
 
 
 def _window(alpha: Number | None, beta: Number | None, depth: int | None) -> dict[str, Any]:
@@ -127,7 +183,7 @@ def _student_steps(tree: Tree, observed: Observed) -> list[dict[str, Any]]:
             window = _window(event.alpha, event.beta, event.depth)
             steps.append({"node": event.node, "event": "enter", **window})
         elif isinstance(event, ObservedReturn):
-            value = _shown(event.value) if event.problem is None else event.shown
+            value = _shown(event.value) if event.problem is None else _short(event.shown)
             steps.append({"node": event.node, "event": "exit", "value": value})
         elif isinstance(event, Visit) and event.method in ("utility", "eval"):
             node = tree.nodes.get(event.node)
@@ -165,8 +221,7 @@ def _reference_steps(result: SearchResult) -> list[dict[str, Any]]:
             if cutoff is not None:
                 left, relation, right = cutoff.rule.split(" ")
                 step["cutoff"] = (
-                    f"{left} = {format_value(cutoff.value)} {relation} "
-                    f"{right} = {format_value(cutoff.bound)}"
+                    f"{left} = {_shown(cutoff.value)} {relation} {right} = {_shown(cutoff.bound)}"
                 )
                 step["pruned"] = list(cutoff.pruned)
             steps.append(step)
@@ -187,6 +242,34 @@ def _replay(tree: Tree, observed: Observed, reference: SearchResult) -> dict[str
     }
 
 
+HIDDEN_REASONS = (
+    "wrong value at the root",
+    "other nodes searched than the reference's (visits, order or pruning)",
+    "wrong values or alpha-beta bounds below the root",
+    "wrong decision",
+)
+"""What a failed hidden tree's report may say, one of these and nothing else."""
+_SEARCH_MISTAKES = frozenset(
+    {NodeVerdict.EXTRA, NodeVerdict.MISSED, NodeVerdict.REPEATED, NodeVerdict.OUT_OF_ORDER}
+)
+_VALUE_MISTAKES = frozenset({NodeVerdict.WRONG_VALUE, NodeVerdict.WRONG_BOUNDS})
+
+
+def hidden_reason(feedback: TreeFeedback) -> str:
+    """The one reason a failed hidden tree's report gives: the first of
+    ``HIDDEN_REASONS`` that applies. One reason, by a fixed order, whatever else went
+    wrong: a search that makes several mistakes on purpose, each or not as the hidden tree
+    is, learns no more than from one (see the README on what hidden trees tell)."""
+    if feedback.value_ok is False:
+        return HIDDEN_REASONS[0]
+    found = {node.verdict for node in feedback.nodes}
+    if found & _SEARCH_MISTAKES:
+        return HIDDEN_REASONS[1]
+    if found & _VALUE_MISTAKES:
+        return HIDDEN_REASONS[2]
+    return HIDDEN_REASONS[3]
+
+
 def _case_report(
     case: Case,
     record: RunRecord,
@@ -196,32 +279,33 @@ def _case_report(
     verdict = _run_verdict(record, feedback)
     report: dict[str, Any] = {"name": case.name, "hidden": case.hidden, "verdict": verdict}
     if case.hidden:
-        # Students learn only whether a hidden tree passed, and an abstract reason.
+        # Students learn only the verdict and, for a failed search, one reason of a fixed
+        # few: the message, exception and output of a hidden tree's run are the student's
+        # code's to choose, and its node verdicts would tell the tree's shape.
         if feedback is not None and not feedback.perfect:
-            divergence = feedback.first_divergence
-            report["message"] = "the search differs from the reference" + (
-                "" if divergence is None else f" ({_abstract(feedback)})"
-            )
+            report["message"] = hidden_reason(feedback)
         elif record.outcome.verdict is not Verdict.COMPLETED:
-            report["message"] = str(record.outcome.verdict).replace("_", " ")
+            report["message"] = verdict.replace("_", " ")
         return report
-    report["message"] = record.outcome.message
+    report["message"] = _short(record.outcome.message, MESSAGE_LIMIT)
     if replay is not None:
         report["replay"] = replay
     if feedback is None:
         report["nodes"] = []
         return report
-    report["value"] = {
-        "expected": _number(feedback.value_expected),
-        "actual": _number(feedback.value_actual),
-    }
+    actual = _number(feedback.value_actual)
+    if actual is None and feedback.value_ok is False and feedback.nodes:
+        actual = feedback.nodes[0].actual  # not a number: NaN, None, a string ... as shown
+    report["value"] = {"expected": _number(feedback.value_expected), "actual": actual}
     report["decision"] = {
         "expected": feedback.decision_expected,
-        "actual": feedback.decision_actual,
+        "actual": None if feedback.decision_actual is None else _short(feedback.decision_actual),
     }
     divergence = feedback.first_divergence
     report["first_divergence"] = (
-        None if divergence is None else {"node": divergence.node, "message": divergence.message}
+        None
+        if divergence is None
+        else {"node": divergence.node, "message": _short(divergence.message, MESSAGE_LIMIT)}
     )
     report["score"] = feedback.score
     report["max_score"] = feedback.max_score
@@ -229,33 +313,38 @@ def _case_report(
         {
             "node": node.node,
             "verdict": str(node.verdict),
-            "expected": node.expected,
-            "actual": node.actual,
-            "message": node.message,
+            "expected": None if node.expected is None else _short(node.expected),
+            "actual": None if node.actual is None else _short(node.actual),
+            "message": _short(node.message, MESSAGE_LIMIT),
         }
         for node in feedback.nodes
     ]
     return report
 
 
-_HIDDEN_REASONS = (
-    (NodeVerdict.EXTRA, "nodes searched that the reference prunes"),
-    (NodeVerdict.MISSED, "nodes the reference searches were not searched"),
-    (NodeVerdict.REPEATED, "nodes searched twice"),
-    (NodeVerdict.OUT_OF_ORDER, "children searched out of order"),
-    (NodeVerdict.WRONG_BOUNDS, "wrong alpha/beta passed down"),
-    (NodeVerdict.WRONG_VALUE, "wrong values returned"),
-)
-"""What a hidden tree's reason may say, in this fixed order: the kinds of mistakes, never
-how many nodes had them nor which came first (either would tell of the tree's shape)."""
+def _not_run(case: Case, reason: str) -> dict[str, Any]:
+    report: dict[str, Any] = {"name": case.name, "hidden": case.hidden, "verdict": NOT_RUN}
+    report["message"] = f"not run: {reason}"
+    if not case.hidden:
+        report["nodes"] = []
+    return report
 
 
-def _abstract(feedback: TreeFeedback) -> str:
-    found = feedback.counts()
-    wrong = [reason for verdict, reason in _HIDDEN_REASONS if found[verdict]]
-    if feedback.value_ok is False:
-        wrong.insert(0, "wrong root value")
-    return "; ".join(wrong) or "wrong answer"
+def _stopped_because(
+    compile_error: Outcome | None,
+    records: list[RunRecord],
+    found: list[Case],
+    limits: Limits,
+) -> str:
+    """Why the trees after the last record were not run."""
+    if compile_error is not None:
+        return "the file does not compile"
+    if records and records[-1].outcome.verdict in STOPPING_VERDICTS:
+        case = found[len(records) - 1]
+        where = "a hidden tree" if case.hidden else f"tree {case.name}"
+        words = str(records[-1].outcome.verdict).replace("_", " ")
+        return f"the search ended with {words} on {where}"
+    return f"the submission's time ({limits.submission_budget:g} s for all trees) was spent"
 
 
 def grade(
@@ -271,13 +360,11 @@ def grade(
     """The full report of ``source`` on every tree of ``exercise``.
 
     ``draw`` names this grading's draw of hidden trees: the same draw (a regrade of the same
-    submission) gets the same hidden trees, another draw others."""
-    all_feedback: list[TreeFeedback | None] = []
-    reports = []
-    stdout = ""
-    cpu = wall = rss = 0
-    first_problem: tuple[Case, RunRecord] | None = None
-    found = cases(exercise, key, exercises_dir)
+    submission) gets the same hidden trees, another draw others. The source is compiled
+    here, on the trusted side, before any child runs; every tree of the exercise is in the
+    report, those not run as ``not_run``. The report is valid JSON whatever the student's
+    code did, and at most ``REPORT_LIMIT`` bytes of it."""
+    found = cases(exercise, key, exercises_dir, draw)
     runs = [
         (
             case.tree,
@@ -288,9 +375,18 @@ def grade(
         for case in found
     ]
     # The traces and their judgements are large and acyclic: the collector's passes over
-    # them would cost a fifth of the time. Public trees run first (see worker.sandbox.session).
+    # them would cost a fifth of the time. Public trees run first (see
+    # worker.sandbox.session). The sandbox compiles the file itself before any child runs.
     with gc_paused():
         records = run_sandboxed_trees(runs, source, filename, exercise.limits, options=options)
+    compile_error = None
+    if records and records[-1].outcome.verdict is Verdict.COMPILE_ERROR:
+        compile_error = records.pop().outcome
+    all_feedback: list[TreeFeedback | None] = []
+    reports = []
+    stdout = ""
+    cpu = wall = rss = 0
+    first_problem: tuple[Case, RunRecord] | None = None
     for case, record in zip(found, records, strict=False):
         with gc_paused():
             completed = record.outcome.verdict is Verdict.COMPLETED
@@ -314,23 +410,34 @@ def grade(
             cpu += record.usage.cpu_ms
             wall += record.usage.wall_ms
             rss = max(rss, record.usage.max_rss_kb)
-    total = combine(all_feedback, exercise.scoring)
-    verdict, message = _overall(reports, first_problem)
-    return {
+    unrun = found[len(records) :]
+    if unrun:
+        reason = _stopped_because(compile_error, records, found, exercise.limits)
+        reports += [_not_run(case, reason) for case in unrun]
+        all_feedback += [None] * len(unrun)
+    total = combine(all_feedback, exercise.scoring, whole=[case.hidden for case in found])
+    verdict, message = _overall(reports, first_problem, compile_error, unrun)
+    report = {
         "exercise": exercise.slug,
         "verdict": verdict,
         "score": total.score,
         "max_score": total.max_score,
-        "message": message,
+        "message": _short(message, MESSAGE_LIMIT),
         "stdout": stdout[:STDOUT_LIMIT],
         "usage": {"cpu_ms": cpu, "wall_ms": wall, "max_rss_kb": rss},
         "cases": reports,
     }
+    return fit(json_safe(report))
 
 
 def _overall(
-    reports: list[dict[str, Any]], problem: tuple[Case, RunRecord] | None
+    reports: list[dict[str, Any]],
+    problem: tuple[Case, RunRecord] | None,
+    compile_error: Outcome | None,
+    unrun: list[Case],
 ) -> tuple[str, str]:
+    if compile_error is not None:
+        return str(compile_error.verdict), _positioned(compile_error)
     if problem is not None:
         case, record = problem
         outcome = record.outcome
@@ -339,12 +446,12 @@ def _overall(
             # carry anything the code saw): of a hidden tree, only the verdict is told.
             words = str(outcome.verdict).replace("_", " ")
             return str(outcome.verdict), f"{words} on a hidden tree ({case.name})"
-        where = ""
-        if outcome.line is not None:
-            where = f" (line {outcome.line}" + (
-                f", column {outcome.column})" if outcome.column is not None else ")"
-            )
-        return str(outcome.verdict), f"{outcome.message}{where}"
+        return str(outcome.verdict), _positioned(outcome)
+    if unrun:
+        return str(Verdict.TIME_LIMIT), (
+            f"{len(unrun)} of {len(reports)} trees were not run: "
+            + reports[-len(unrun)]["message"].removeprefix("not run: ")
+        )
     failed = [report["name"] for report in reports if report["verdict"] != "passed"]
     if not failed:
         return "passed", f"all {len(reports)} trees passed"
@@ -352,3 +459,65 @@ def _overall(
         "failed",
         f"{len(failed)} of {len(reports)} trees differ from the reference: " + ", ".join(failed),
     )
+
+
+def _positioned(outcome: Outcome) -> str:
+    """An outcome's message with the line (and column) it names, if any."""
+    where = ""
+    if outcome.line is not None:
+        where = f" (line {outcome.line}" + (
+            f", column {outcome.column})" if outcome.column is not None else ")"
+        )
+    return f"{outcome.message}{where}"
+
+
+def fit(report: dict[str, Any], limit: int = REPORT_LIMIT) -> dict[str, Any]:
+    """``report`` cut down, if need be, to at most ``limit`` bytes of JSON: first each
+    replay to ``REPLAY_CUT`` steps, then each tree's node verdicts to the ones that are not
+    ok, pruned or not observed (``NODES_CUT`` at most; ``nodes_omitted`` counts the rest by
+    verdict), then the printed output; what was cut is said in the report (``cut``)."""
+    if _size(report) <= limit:
+        return report
+    cut: list[str] = []
+    for case in report["cases"]:
+        replay = case.get("replay")
+        if replay and (
+            len(replay["student"]) > REPLAY_CUT or len(replay["reference"]) > REPLAY_CUT
+        ):
+            replay["student"] = replay["student"][:REPLAY_CUT]
+            replay["reference"] = replay["reference"][:REPLAY_CUT]
+            replay["truncated"] = True
+            cut.append(f"replays to {REPLAY_CUT} steps")
+    if _size(report) > limit:
+        for case in report["cases"]:
+            nodes = case.get("nodes") or []
+            kept = [node for node in nodes if node["verdict"] not in _GOOD][:NODES_CUT]
+            if len(kept) < len(nodes):
+                omitted = Counter(node["verdict"] for node in nodes) - Counter(
+                    node["verdict"] for node in kept
+                )
+                case["nodes"] = kept
+                case["nodes_omitted"] = dict(omitted)
+                cut.append("node lists to the nodes that are wrong")
+    if _size(report) > limit:
+        report["stdout"] = ""
+        cut.append("printed output")
+    if _size(report) > limit:
+        for case in report["cases"]:
+            case.pop("replay", None)
+            if case.get("nodes"):
+                case["nodes_omitted"] = dict(
+                    Counter(node["verdict"] for node in case["nodes"])
+                    + Counter(case.get("nodes_omitted") or {})
+                )
+                case["nodes"] = []
+        cut.append("replays and node lists")
+    report["cut"] = "the report was too large: cut " + ", ".join(dict.fromkeys(cut))
+    return report
+
+
+_GOOD = frozenset(str(verdict) for verdict in GOOD_VERDICTS)
+
+
+def _size(report: dict[str, Any]) -> int:
+    return len(json.dumps(report, allow_nan=False, ensure_ascii=False).encode())
