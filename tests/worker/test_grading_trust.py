@@ -248,7 +248,8 @@ def on_hidden_trees(action: str) -> str:
         f"            {action}\n"
         "        return READ[-1]\n\n"
         "def max_value(game, state, alpha, beta):\n"
-        "    return _search(game if isinstance(game, _Watch) else _Watch(game), state, alpha, beta)\n"
+        "    watched = game if isinstance(game, _Watch) else _Watch(game)\n"
+        "    return _search(watched, state, alpha, beta)\n"
     )
 
 
