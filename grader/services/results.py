@@ -62,6 +62,10 @@ def _rows(report: dict[str, Any], node_rows_limit: int) -> list[TreeRows]:
     rows = []
     for position, case in enumerate(report["cases"]):
         nodes = case.get("nodes") or []
+        # A report cut to its size limit lists only the nodes that are wrong, and counts
+        # the others by verdict in ``nodes_omitted``.
+        counts = Counter(node["verdict"] for node in nodes)
+        counts.update(case.get("nodes_omitted") or {})
         tree = {
             "position": position,
             "name": _text(case["name"], NAME_LIMIT),
@@ -70,8 +74,8 @@ def _rows(report: dict[str, Any], node_rows_limit: int) -> list[TreeRows]:
             "message": case.get("message") or "",
             "score": _score(case.get("score")),
             "max_score": _score(case.get("max_score")),
-            "node_count": len(nodes),
-            "counts": dict(Counter(node["verdict"] for node in nodes)) if nodes else None,
+            "node_count": counts.total(),
+            "counts": dict(counts) if counts else None,
         }
         kept = list(enumerate(nodes))
         if len(nodes) > node_rows_limit:
