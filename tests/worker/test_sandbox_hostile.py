@@ -1,7 +1,8 @@
 """The hostile corpus: every file in ``hostile/`` is a submission with its expected verdict.
 
-A file starts with ``# expect: <verdict>``, optionally ``# limits: cpu=1 wall=0.5`` and a
-line saying what it tries. After each run the grader and its fork-server must be alive, no
+A file starts with ``# expect: <verdict>``, optionally ``# limits: cpu=1 wall=0.5`` and
+``# message: <regular expression>`` (searched in the outcome's message), and a line saying
+what it tries. After each run the grader and its fork-server must be alive, no
 file may have appeared in the temporary directory or the working directory, no process
 may be left, and a correct submission must still pass.
 
@@ -12,6 +13,7 @@ the corpus writes under (``hostile-...``): a file the child made has one or the 
 
 from __future__ import annotations
 
+import re
 import tempfile
 from pathlib import Path
 
@@ -36,8 +38,8 @@ CORPUS = sorted((Path(__file__).parent / "hostile").glob("*.py"))
 KNOWN_ISSUES: dict[str, str] = {}
 
 
-def header(path: Path) -> tuple[Verdict, Limits]:
-    """The expected verdict and the limits named in a case's header."""
+def header(path: Path) -> tuple[Verdict, Limits, str]:
+    """The expected verdict, the limits and the message pattern named in a case's header."""
     fields = {}
     for line in path.read_text().splitlines():
         if not line.startswith("#"):
@@ -45,10 +47,14 @@ def header(path: Path) -> tuple[Verdict, Limits]:
         key, _, value = line[1:].partition(":")
         fields[key.strip()] = value.strip()
     limits = dict(part.split("=") for part in fields.get("limits", "").split())
-    return Verdict(fields["expect"]), Limits(
-        cpu_seconds=float(limits.get("cpu", QUICK.cpu_seconds)),
-        wall_seconds=float(limits.get("wall", QUICK.wall_seconds)),
-        memory_mb=int(limits.get("memory", QUICK.memory_mb)),
+    return (
+        Verdict(fields["expect"]),
+        Limits(
+            cpu_seconds=float(limits.get("cpu", QUICK.cpu_seconds)),
+            wall_seconds=float(limits.get("wall", QUICK.wall_seconds)),
+            memory_mb=int(limits.get("memory", QUICK.memory_mb)),
+        ),
+        fields.get("message", ""),
     )
 
 
@@ -88,10 +94,11 @@ def test_the_corpus_is_large_enough() -> None:
     ids=[path.stem for path in CORPUS],
 )
 def test_a_hostile_submission_gets_its_verdict_and_harms_nothing(path: Path) -> None:
-    expected, limits = header(path)
+    expected, limits, message = header(path)
     before = listing()
     record = run(path.read_text(), limits=limits)
     assert record.outcome.verdict is expected, record.outcome
+    assert re.search(message, record.outcome.message), record.outcome
     assert alive(server().pid)
     assert created(before) == []
     assert leftover_processes(server()) == []
@@ -103,13 +110,14 @@ def test_a_hostile_submission_in_a_session_harms_neither_the_grader_nor_the_next
     path: Path,
 ) -> None:
     # As a submission is graded: tree after tree in one session (see worker.sandbox.session).
-    expected, limits = header(path)
+    expected, limits, message = header(path)
     before = listing()
     trees = [parse_compact(FIG52), parse_compact("MAX[ MIN[1 5] MIN[4 7] ]")]
     runs = [(tree, entry_spec("alphabeta", ("max_value", "min_value"), tree)) for tree in trees]
     options = SandboxOptions(forkserver=server())
     records = run_sandboxed_trees(runs, path.read_text(), "submission.py", limits, options=options)
     assert records[0].outcome.verdict is expected, records[0].outcome
+    assert re.search(message, records[0].outcome.message), records[0].outcome
     assert all(record.outcome.verdict is not Verdict.INTERNAL_ERROR for record in records)
     assert alive(server().pid)
     assert created(before) == []

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
 import time
+from pathlib import Path
 
 import pytest
 
 from reference.exercises.model import Limits
-from tests.worker.test_sandbox_support import ALPHABETA, alive, leftover_processes, run, server
+from tests.worker.test_sandbox_support import (
+    ALPHABETA,
+    NOBODY,
+    alive,
+    leftover_processes,
+    run,
+    server,
+)
 from worker.sandbox import RunRecord, Verdict
 
 SEARCH = """
@@ -116,3 +127,43 @@ def test_a_report_naming_many_long_functions_still_arrives() -> None:
     )
     assert record.outcome.verdict is Verdict.RUNTIME_ERROR, record.outcome
     assert "stop" in record.outcome.message
+
+
+def kill_the_busy_child(number: int) -> threading.Thread:
+    """A thread that sends signal ``number`` to the fork-server's child that has used a
+    tenth of a second of CPU time (the one searching, not one waiting for its job)."""
+    parent = server().pid
+
+    def hunt() -> None:
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            for entry in Path("/proc").iterdir():
+                try:
+                    status = (entry / "status").read_text()
+                    stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue  # not a process, or it ended while we looked
+                fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+                busy = int(stat[11]) >= os.sysconf("SC_CLK_TCK") // 10  # utime, in ticks
+                ours = int(fields["PPid"]) == parent and int(fields["Uid"].split()[0]) == NOBODY
+                if ours and busy:
+                    os.kill(int(entry.name), number)
+                    return
+            time.sleep(0.01)
+
+    hunter = threading.Thread(target=hunt)
+    hunter.start()
+    return hunter
+
+
+@pytest.mark.parametrize(
+    "number", [signal.SIGHUP, signal.SIGUSR1, signal.SIGTERM, signal.SIGQUIT, signal.SIGTRAP]
+)
+def test_a_child_ended_by_any_signal_is_a_runtime_error_naming_it(number: int) -> None:
+    # However the child ends once the student's code runs in it, it is the submission's
+    # outcome, never the grader's fault.
+    hunter = kill_the_busy_child(number)
+    record = search_that("while True: pass", limits=Limits(5, 5, 64))
+    hunter.join()
+    assert record.outcome.verdict is Verdict.RUNTIME_ERROR, record.outcome
+    assert f"signal {signal.Signals(number).name}" in record.outcome.message

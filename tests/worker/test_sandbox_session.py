@@ -86,27 +86,43 @@ def test_each_tree_has_its_own_cpu_share(spawns: list[int]) -> None:
     assert len(spawns) == 1
 
 
-def test_a_tree_over_its_cpu_share_ends_alone_and_the_next_gets_a_new_child(
-    spawns: list[int],
-) -> None:
-    source = ALPHABETA.replace(
+def on_the_two_way_tree(body: str) -> str:
+    """The correct search, doing ``body`` first on a root with two actions."""
+    return ALPHABETA.replace(
         "def max_value(game, state, alpha, beta):\n",
         "def max_value(game, state, alpha, beta):\n"
         "    if len(game.actions(state)) == 2:\n"
-        "        while True:\n"
-        "            pass\n",
+        f"        {body}\n",
     )
+
+
+def test_a_tree_over_its_cpu_share_ends_the_submission(spawns: list[int]) -> None:
     limits = Limits(cpu_seconds=1, wall_seconds=3, memory_mb=64)
     trees = [parse_compact(FIG52), parse_compact(TWO_WAY), parse_compact(FIG52)]
-    records = run_trees(source, trees, limits, server())
+    records = run_trees(on_the_two_way_tree("while True: pass"), trees, limits, server())
     assert [record.outcome.verdict for record in records] == [
         Verdict.COMPLETED,
         Verdict.TIME_LIMIT,
-        Verdict.COMPLETED,
     ]
     assert "CPU time" in records[1].outcome.message
     assert 1000 <= records[1].usage.cpu_ms < 2000
     assert records[1].usage.wall_ms < 2500  # stopped for CPU, not at the wall-clock limit
+    assert len(spawns) == 1
+    assert leftover_processes(server()) == []
+
+
+def test_a_tree_that_crashes_ends_alone_and_the_next_gets_a_new_child(
+    spawns: list[int],
+) -> None:
+    source = on_the_two_way_tree("import ctypes; ctypes.string_at(1, 16)")
+    trees = [parse_compact(FIG52), parse_compact(TWO_WAY), parse_compact(FIG52)]
+    records = run_trees(source, trees, Limits(), server())
+    assert [record.outcome.verdict for record in records] == [
+        Verdict.COMPLETED,
+        Verdict.RUNTIME_ERROR,
+        Verdict.COMPLETED,
+    ]
+    assert "SIGSEGV" in records[1].outcome.message
     assert len(spawns) == 2
     assert leftover_processes(server()) == []
 
@@ -127,10 +143,11 @@ def test_a_child_broken_by_its_last_tree_is_replaced_not_blamed(spawns: list[int
     assert leftover_processes(server()) == []
 
 
-def test_a_compile_error_ends_the_session_after_the_first_tree(spawns: list[int]) -> None:
+def test_a_compile_error_is_found_before_any_child_runs(spawns: list[int]) -> None:
     records = run_trees("def max_value(:\n", [parse_compact(FIG52)] * 3, Limits(), server())
     assert [record.outcome.verdict for record in records] == [Verdict.COMPILE_ERROR]
-    assert records[0].outcome.line == 1
+    assert (records[0].outcome.line, records[0].outcome.column) == (1, 15)
+    assert spawns == []
 
 
 def test_a_long_session_takes_a_new_child_after_its_share_of_trees(spawns: list[int]) -> None:

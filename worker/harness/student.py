@@ -54,7 +54,9 @@ class StudentError:
     """Why the student's code did not produce an answer."""
 
     kind: str
-    """"compile" (syntax error or missing entry point) or "runtime" (an exception)."""
+    """"compile" (the file does not compile) or "runtime" (an exception, or an entry point
+    the loaded module does not define). In the sandbox the trusted side compiles the file
+    before any child runs, so there a "compile" report is never believed."""
     message: str
     line: int | None = None
     column: int | None = None
@@ -92,6 +94,10 @@ def load_module(source: str, filename: str) -> types.ModuleType | StudentError:
         return StudentError("compile", message, error.lineno, error.offset, type(error).__name__)
     except ValueError as error:  # e.g. null bytes in the source
         return StudentError("compile", f"cannot compile the file: {error}", 1, 1, "ValueError")
+    except (RecursionError, OverflowError) as error:
+        # The file compiles where the trusted side compiled it (see worker.sandbox.compiled);
+        # here the process's own limits stopped it. (A MemoryError goes up, as any other.)
+        return runtime_error(error, filename, source)
     module = types.ModuleType("submission")
     module.__file__ = filename
     try:
@@ -217,4 +223,6 @@ def _missing(spec: EntrySpec, defines: tuple[str, ...], module: types.ModuleType
     if decision:
         message += f" (or the textbook's {decision}(state, game))"
     message += f"; your file defines {found}"
-    return StudentError("compile", message, None, None, None)
+    # Found only once the module has run (its top level may define anything): an error of
+    # the run, not of the file's compiling.
+    return StudentError("runtime", message, None, None, None)

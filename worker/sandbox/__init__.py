@@ -17,6 +17,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from worker.sandbox.compiled import compile_check
     from worker.sandbox.forkserver import (
         ChildExit,
         ForkServer,
@@ -25,11 +26,12 @@ if TYPE_CHECKING:
     )
     from worker.sandbox.options import SandboxOptions
     from worker.sandbox.outcome import Outcome, RunRecord, Usage, Verdict
-    from worker.sandbox.run import run_sandboxed, run_sandboxed_trees
+    from worker.sandbox.run import STOPPING_VERDICTS, run_sandboxed, run_sandboxed_trees
 
 # Imported on first use: the fork-server imports this package for the child's modules, and
 # every module it holds is copied, page by page, into each student's process.
 _HOMES = {
+    "compile_check": "worker.sandbox.compiled",
     "ChildExit": "worker.sandbox.forkserver",
     "ForkServer": "worker.sandbox.forkserver",
     "SandboxUnavailable": "worker.sandbox.forkserver",
@@ -39,11 +41,13 @@ _HOMES = {
     "RunRecord": "worker.sandbox.outcome",
     "Usage": "worker.sandbox.outcome",
     "Verdict": "worker.sandbox.outcome",
+    "STOPPING_VERDICTS": "worker.sandbox.run",
     "run_sandboxed": "worker.sandbox.run",
     "run_sandboxed_trees": "worker.sandbox.run",
 }
 
 __all__ = [
+    "STOPPING_VERDICTS",
     "ChildExit",
     "ForkServer",
     "Outcome",
@@ -52,6 +56,7 @@ __all__ = [
     "SandboxUnavailable",
     "Usage",
     "Verdict",
+    "compile_check",
     "run_sandboxed",
     "run_sandboxed_trees",
     "shared_forkserver",

@@ -2,6 +2,10 @@
 
 The verdict is decided on the trusted side only, from the serving loop's ending and the exit
 status the fork-server reported; the child's report is used for the student's own errors.
+Every way a child ends once the student's code may have run in it is the submission's
+outcome; ``internal_error`` is kept for what the trusted side can prove is its own fault:
+its own exception, or a child that never ran any of the student's code ending before it
+started (the session tries such a tree once more in a new child).
 """
 
 from __future__ import annotations
@@ -69,8 +73,11 @@ class RunRecord:
 _CRASHES = {signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGABRT, signal.SIGFPE}
 
 
-def decide(served: Served, child: ChildExit, limits: Limits) -> Outcome:
-    """The outcome of a run that ended as ``served`` says, the child as ``child`` says."""
+def decide(
+    served: Served, child: ChildExit, limits: Limits, *, budget_cut: bool = False
+) -> Outcome:
+    """The outcome of a run that ended as ``served`` says, the child as ``child`` says;
+    ``budget_cut``: its deadline was what was left of the submission's real-time budget."""
     ending = served.ending
     if ending is Ending.REPORTED:
         return _reported(served, limits)
@@ -83,12 +90,26 @@ def decide(served: Served, child: ChildExit, limits: Limits) -> Outcome:
     if ending is Ending.CPU_LIMIT:
         return _cpu_limit(limits)
     if ending is Ending.CLOSED and not served.started:
-        # It ended while it waited for its job: nothing of the student's had run.
-        return Outcome(Verdict.INTERNAL_ERROR, "the student's process ended before it started")
+        if served.fresh:
+            # It ended while it waited for its job: nothing of the student's had run.
+            return Outcome(Verdict.INTERNAL_ERROR, "the student's process ended before it started")
+        # A child kept from an earlier tree has run the student's code, which may have left
+        # anything behind (a patched harness, a signal handler).
+        return Outcome(
+            Verdict.RUNTIME_ERROR,
+            "your code's process ended between two trees (something your code left behind "
+            "after the last tree stopped it)",
+        )
     cpu_out = child.cpu_seconds >= limits.cpu_seconds
     if ending is Ending.TIMEOUT:
         if cpu_out:
             return _cpu_limit(limits)
+        if budget_cut:
+            return Outcome(
+                Verdict.TIME_LIMIT,
+                f"the submission's time budget ({limits.submission_budget:g} s of real time "
+                "over all its trees) was spent",
+            )
         return Outcome(
             Verdict.TIME_LIMIT,
             f"your code took more than {limits.wall_seconds:g} s of real time "
@@ -104,7 +125,11 @@ def _reported(served: Served, limits: Limits) -> Outcome:
     if error is None:
         return Outcome(Verdict.COMPLETED)
     if error.kind == "compile":
-        return Outcome(Verdict.COMPILE_ERROR, error.message, error.line, error.column)
+        # The trusted side compiled the same source before any child ran (see
+        # worker.sandbox.compiled): a compile error from the child is not to be believed.
+        return Outcome(
+            Verdict.PROTOCOL_VIOLATION, "a compile error reported for a file that compiles"
+        )
     verdict = Verdict.RUNTIME_ERROR
     message = error.message
     if error.exception == "MemoryError":
@@ -120,7 +145,8 @@ def _cpu_limit(limits: Limits) -> Outcome:
 
 
 def _ended(child: ChildExit, cpu_out: bool, limits: Limits) -> Outcome:
-    """The child closed the channel without a report: decide from how it ended."""
+    """The child closed the channel without a report: decide from how it ended. Whatever
+    ended it, the student's code had run in it: it is the submission's outcome."""
     status = child.status
     if child.killed:
         return Outcome(
@@ -132,7 +158,9 @@ def _ended(child: ChildExit, cpu_out: bool, limits: Limits) -> Outcome:
             f"your code ended the process (exit status {os.WEXITSTATUS(status)}) "
             "before the search returned",
         )
-    number = os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0
+    if not os.WIFSIGNALED(status):
+        return Outcome(Verdict.RUNTIME_ERROR, f"your code's process ended (status {status})")
+    number = os.WTERMSIG(status)
     if number == signal.SIGXCPU or (number == signal.SIGKILL and cpu_out):
         return _cpu_limit(limits)
     if number == signal.SIGSYS:
@@ -142,11 +170,21 @@ def _ended(child: ChildExit, cpu_out: bool, limits: Limits) -> Outcome:
     if number in _CRASHES:
         return Outcome(
             Verdict.RUNTIME_ERROR,
-            f"the process crashed ({signal.Signals(number).name}); very deep recursion "
+            f"the process crashed ({signal_name(number)}); very deep recursion "
             "or running out of memory can do this",
         )
     if number == signal.SIGKILL:
         return Outcome(
             Verdict.MEMORY_LIMIT, "the system stopped your code, probably for lack of memory"
         )
-    return Outcome(Verdict.INTERNAL_ERROR, f"the student's process ended with status {status}")
+    return Outcome(
+        Verdict.RUNTIME_ERROR, f"your code's process was ended by signal {signal_name(number)}"
+    )
+
+
+def signal_name(number: int) -> str:
+    """``SIGTRAP`` and the like; the number for a signal Python has no name for."""
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return str(number)

@@ -8,7 +8,9 @@ int travels as ``i`` and its digits, a float as ``f`` and its ``repr``; any othe
 :data:`~worker.harness.values.Described`, with exact fractions as
 ``[numerator, denominator]``. The trusted side accepts only exact ints, floats and integer
 pairs; anything else is a protocol violation, NaN becomes
-:attr:`ValueProblem.NOT_FINITE`.
+:attr:`ValueProblem.NOT_FINITE`. What it reads is bounded before it is read: a ``j`` field
+no longer than the longest the child makes (:data:`VALUE_FIELD_LIMIT`), and no integer of
+more than 1,024 bits in any JSON it decodes.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ _PLAIN_INT = 10**30
 """Larger integers travel as JSON (their shown form is cut)."""
 _BITS_LIMIT = 1024
 """Larger integers are reported as not usable: JSON readers refuse very long numbers."""
+_INT_DIGITS = len(str(-(2**_BITS_LIMIT)))
+"""The longest integer of at most ``_BITS_LIMIT`` bits in decimal, with its sign."""
 
 
 # --- child side ---------------------------------------------------------------------------
@@ -125,11 +129,32 @@ def _wire(described: Described | None) -> list[Any] | None:
 
 # --- trusted side -------------------------------------------------------------------------
 
+VALUE_FIELD_LIMIT = len(
+    json.dumps([[-(2**_BITS_LIMIT - 1), 2**_BITS_LIMIT - 1], None, "\U0010ffff" * SHOWN_LIMIT])
+)
+"""The longest ``j`` field (without its tag) the child makes: a fraction of two
+``_BITS_LIMIT``-bit integers and a shown text of ``SHOWN_LIMIT`` characters, each escaped
+by JSON as a surrogate pair (12 bytes); a value with a problem has no integers and is
+shorter. A longer field is a violation, refused before it is decoded."""
+
+
+def _bounded_int(digits: str) -> int:
+    if len(digits) > _INT_DIGITS:  # refused before converting: that costs time squared
+        raise ProtocolViolation(f"a reported integer of more than {_BITS_LIMIT:,} bits")
+    number = int(digits)
+    if number.bit_length() > _BITS_LIMIT:
+        raise ProtocolViolation(f"a reported integer of more than {_BITS_LIMIT:,} bits")
+    return number
+
+
+_DECODER = json.JSONDecoder(parse_int=_bounded_int)
+
 
 def load(text: bytes) -> Any:
-    """JSON from the child; anything unreadable is a violation."""
+    """JSON from the child; anything unreadable is a violation, and so is an integer of
+    more than 1,024 bits (no honest report has one)."""
     try:
-        return json.loads(text)
+        return _DECODER.decode(text.decode("utf-8"))
     except (ValueError, RecursionError):
         raise ProtocolViolation("a malformed message from the student's process") from None
 
@@ -267,6 +292,8 @@ def _read_field(field: bytes) -> Described | None:
     except (ValueError, UnicodeDecodeError):
         raise ProtocolViolation("a reported value is not a number") from None
     if kind == b"j":
+        if len(body) > VALUE_FIELD_LIMIT:
+            raise ProtocolViolation(f"a reported value longer than {VALUE_FIELD_LIMIT:,} bytes")
         return read_described(load(body))
     raise ProtocolViolation("a malformed value report")
 

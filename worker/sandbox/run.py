@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from reference.observed import Observed
+from worker.sandbox.compiled import compile_check
 from worker.sandbox.forkserver import shared_forkserver
 from worker.sandbox.options import SandboxOptions
-from worker.sandbox.outcome import RunRecord, Verdict
+from worker.sandbox.outcome import RunRecord, Usage, Verdict
 from worker.sandbox.session import Session
 
 if TYPE_CHECKING:
@@ -37,6 +40,19 @@ def run_sandboxed(
     return run_sandboxed_trees([(tree, spec)], source, filename, limits, options=options)[0]
 
 
+STOPPING_VERDICTS = frozenset(
+    {
+        Verdict.TIME_LIMIT,
+        Verdict.MEMORY_LIMIT,
+        Verdict.OUTPUT_LIMIT,
+        Verdict.PROTOCOL_VIOLATION,
+        Verdict.COMPILE_ERROR,
+    }
+)
+"""Verdicts after which a submission's remaining trees are not run: what hit a limit or
+broke the protocol on one tree would cost as much on the next, for nothing."""
+
+
 def run_sandboxed_trees(
     runs: Sequence[tuple[Tree, EntrySpec]],
     source: str,
@@ -46,19 +62,41 @@ def run_sandboxed_trees(
     options: SandboxOptions | None = None,
 ) -> list[RunRecord]:
     """Run ``source`` on each ``(tree, spec)`` in turn, each tree with a freshly loaded
-    module and its own limits (see :mod:`worker.sandbox.session`); one record per tree,
-    in order. A compile error ends the list: the same file fails the same way on every
-    tree. Raises :class:`SandboxUnavailable` as :func:`run_sandboxed` does."""
+    module and its own limits (see :mod:`worker.sandbox.session`); one record per tree run,
+    in order. Raises :class:`SandboxUnavailable` as :func:`run_sandboxed` does.
+
+    The list is shorter than ``runs`` when the submission stopped early:
+
+    - a file that does not compile (decided here, :func:`compile_check`) gives one
+      ``compile_error`` record and no child runs;
+    - after a tree ends with one of :data:`STOPPING_VERDICTS`, no other tree runs (the last
+      record has that verdict);
+    - the whole submission has ``limits.submission_budget`` seconds of real time: each tree
+      gets what is left of it when that is less than its own wall limit (a tree cut short
+      so ends as ``time_limit``, its message naming the budget), and once it is spent no
+      further tree runs (the last record then has a verdict that does not stop).
+    """
+    if not runs:
+        return []
+    started = time.monotonic()
+    wrong = compile_check(source, filename)
+    if wrong is not None:
+        return [RunRecord(Observed(), wrong, "", Usage(0, 0, 0))]
     options = options or SandboxOptions()
     server = options.forkserver or shared_forkserver(allow_unconfined=options.allow_unconfined)
+    deadline = started + limits.submission_budget
     records: list[RunRecord] = []
     with _pinned(options.pin_cpu) as cpu:
-        session = Session(server, source, filename, limits, options, cpu=cpu, trees=len(runs))
+        session = Session(
+            server, source, filename, limits, options, cpu=cpu, trees=len(runs), deadline=deadline
+        )
         try:
             for tree, spec in runs:
+                if records and time.monotonic() >= deadline:
+                    break
                 record = session.run(tree, spec)
                 records.append(record)
-                if record.outcome.verdict is Verdict.COMPILE_ERROR:
+                if record.outcome.verdict in STOPPING_VERDICTS:
                     break
         finally:
             session.close()

@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 import os
 import time
 from typing import TYPE_CHECKING
 
 from worker.harness.host import TreeHost, conclude
+from worker.sandbox.bounds import NoteBounds
 from worker.sandbox.forkserver import (
     ChildExit,
     ForkServer,
@@ -64,6 +66,7 @@ class Session:
         *,
         cpu: int | None,
         trees: int,
+        deadline: float = math.inf,
     ) -> None:
         self.server = server
         self.source = source
@@ -72,6 +75,9 @@ class Session:
         self.options = options
         self.cpu = cpu
         self.plan = ChildPlan.for_limits(limits, cpu, TREES_PER_CHILD if trees > 1 else 1)
+        self.deadline = deadline
+        """When the submission's real-time budget is spent (``time.monotonic()``); no tree
+        runs past it."""
         self._child: Spawned | None = None
         self._child_cpu = 0.0
         """The kept child's CPU seconds when its last tree ended."""
@@ -85,7 +91,7 @@ class Session:
         started = time.monotonic()
         try:
             for _attempt in range(2):
-                served, ended = self._serve(host, spec)
+                served, ended, budget_cut = self._serve(host, spec)
                 if served.started or served.ending is not Ending.CLOSED:
                     break
                 # The child ended while it waited for its job (a standby can be killed by
@@ -107,7 +113,7 @@ class Session:
         usage = Usage(int(ended.cpu_seconds * 1000), wall, ended.max_rss_kb)
         output = bytes(served.output).decode("utf-8", "replace")
         truncated = served.output_total > len(served.output)
-        outcome = decide(served, ended, self.limits)
+        outcome = decide(served, ended, self.limits, budget_cut=budget_cut)
         return RunRecord(host.observed, outcome, output, usage, truncated)
 
     def close(self) -> None:
@@ -127,10 +133,12 @@ class Session:
         finally:
             _close(child)
 
-    def _serve(self, host: TreeHost, spec: EntrySpec) -> tuple[Served, ChildExit]:
+    def _serve(self, host: TreeHost, spec: EntrySpec) -> tuple[Served, ChildExit, bool]:
         """Serve one tree to the kept child or a new one; the tree's usage (CPU as a
-        difference) with how the child ended, or a live child's state if it reported."""
-        deadline = time.monotonic() + self.limits.wall_seconds
+        difference) with how the child ended, or a live child's state if it reported; and
+        whether the tree's deadline was the submission's budget rather than its wall limit."""
+        own = time.monotonic() + self.limits.wall_seconds
+        deadline = min(own, self.deadline)
         if self._child_trees >= TREES_PER_CHILD:
             self.close()
         fresh = self._child is None
@@ -149,9 +157,7 @@ class Session:
                 spec.entry_points,
                 output_limit=self.options.output_limit,
                 output_flood=self.options.output_flood,
-                # An honest search notes a call and a return per game request at most,
-                # plus the calls of a runaway recursion until it hits the recursion limit.
-                note_cap=2 * host.request_cap + 2 * spec.recursion_limit,
+                bounds=NoteBounds.for_tree(len(host.tree), spec.recursion_limit),
                 cpu_used=lambda: _cpu_seconds(child.pid) - before,
                 cpu_limit=self.limits.cpu_seconds,
                 fresh=fresh,
@@ -162,15 +168,17 @@ class Session:
             if served.ending is not Ending.REPORTED:
                 grace = _CLOSE_GRACE if served.ending is Ending.CLOSED else 0.0
                 ended = self._let_go(release=False, grace=grace)
+        budget_cut = deadline < own
         if served.ending is not Ending.REPORTED:
             assert ended is not None
-            return served, dataclasses.replace(ended, cpu_seconds=ended.cpu_seconds - before)
+            ended = dataclasses.replace(ended, cpu_seconds=ended.cpu_seconds - before)
+            return served, ended, budget_cut
         usage = process_usage(child.pid)
         if usage is None:  # it reported, then ended: it cannot take another tree
             self._let_go(release=False)
             usage = (before, 0)
         self._child_cpu = usage[0]
-        return served, ChildExit(0, False, usage[0] - before, usage[1])
+        return served, ChildExit(0, False, usage[0] - before, usage[1]), budget_cut
 
 
 def _cpu_seconds(pid: int) -> float:

@@ -3,7 +3,9 @@
 One loop reads the child's messages until it reports, breaks the protocol, floods its
 output, or the wall-clock deadline passes. Each request is answered by a
 :class:`~worker.harness.host.TreeHost`, which records it: the trace is what arrived here.
-A round trip costs the grader a ``poll``, a ``read`` and a ``write``.
+A round trip costs the grader a ``poll``, a ``read`` and a ``write``. What reading the
+notes may cost is bounded per tree (:class:`~worker.sandbox.bounds.NoteBounds`); all of
+the loop's work happens before the tree's deadline, which counts it as the submission's.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import NoReturn
 
 from worker.harness.host import ProtocolViolation, TreeHost
 from worker.harness.student import StudentResult
+from worker.sandbox.bounds import NoteBounds
 from worker.sandbox.protocol import (
     CALL,
     FAILURE,
@@ -67,6 +70,8 @@ class Served:
     output_total: int = 0
     started: bool = False
     """The child said it starts the student's code (nothing before that is the student's)."""
+    fresh: bool = True
+    """The child had run no student code before this tree (see :class:`TreeServer`)."""
 
 
 class _Stop(Exception):
@@ -89,7 +94,7 @@ class TreeServer:
         *,
         output_limit: int,
         output_flood: int,
-        note_cap: int,
+        bounds: NoteBounds,
         cpu_used: Callable[[], float] | None = None,
         cpu_limit: float = math.inf,
         fresh: bool = True,
@@ -103,15 +108,19 @@ class TreeServer:
         self.events = host.observed.events
         self.output_limit = output_limit
         self.output_flood = output_flood
-        self.note_cap = note_cap
+        self.bounds = bounds
         self.notes = 0
+        self.since_game_call = 0
+        """Notes since the last request or told line."""
+        self.decode_seconds = 0.0
+        """CPU time spent reading packets that hold values written as JSON, and the report."""
         self.started = False
         self.fresh = fresh
         """True for a child that has not yet run any student code: until it says it
         starts, its failure reports are believed."""
         self.cpu_used = cpu_used
         self.cpu_limit = cpu_limit
-        self.served = Served(Ending.CLOSED)
+        self.served = Served(Ending.CLOSED, fresh=fresh)
         self._deadline = 0.0
 
     def serve(self, job: bytes, deadline: float) -> Served:
@@ -163,6 +172,7 @@ class TreeServer:
                     self._other(body)
 
     def _request(self, body: bytes) -> None:
+        self.since_game_call = 0
         method, token, argument = parse_request(body)
         answer, facts = self.host.ask(method, token, argument)
         self._answer(encode_answer(method, answer, facts))
@@ -181,20 +191,27 @@ class TreeServer:
         # failure (an action in a request may hold a newline: it is the last segment).
         lines = packet.split(b"\n")
         last = lines.pop()
+        # Values written as JSON are what costs to read in a note (a clock read is a system
+        # call, so only packets holding one are timed); any other note costs little, and
+        # their number is bounded.
+        timed = b"\tj" in packet
+        if timed:
+            began = time.thread_time()
         # The lines of a search's every step: read here, not through a method per line.
-        host, notes_read, events = self.host, self.notes_read, self.events
+        host, notes_read, events, bounds = self.host, self.notes_read, self.events, self.bounds
+        notes, since_game_call = self.notes, self.since_game_call
         for index, line in enumerate(lines):
             tag = line[0] if line else -1
             if tag in (CALL, RETURN):
-                self.notes += 1
-                if self.notes > self.note_cap:
-                    raise ProtocolViolation(
-                        f"more than {self.note_cap:,} calls of the search functions"
-                    )
+                notes += 1
+                since_game_call += 1
+                if notes > bounds.per_tree or since_game_call > bounds.per_game_call:
+                    self._too_many_notes(notes)
                 event = notes_read.call(line) if tag == CALL else notes_read.returned(line)
                 if event is not None:
                     events.append(event)
             elif tag == TOLD:
+                since_game_call = 0
                 method = TOLD_CODES.get(line[1]) if len(line) > 1 else None
                 if method is None:
                     self._told_wrongly(line)
@@ -202,13 +219,18 @@ class TreeServer:
             else:
                 last = b"\n".join([*lines[index:], last])
                 break
+        self.notes, self.since_game_call = notes, since_game_call
+        if timed:
+            self._charge(time.thread_time() - began)
         if not last:
             return
         tag = last[0]
         if tag == REQUEST:
             self._request(last)
         elif tag == REPORT:
+            began = time.thread_time()
             self.served.result = read_report(last[1:])
+            self._charge(time.thread_time() - began)
             raise _Stop(Ending.REPORTED)
         elif tag == FAILURE and self.fresh and not self.started:
             raise _Stop(Ending.FAILURE, last[1:].decode("utf-8", "replace"))
@@ -218,6 +240,27 @@ class TreeServer:
             raise ProtocolViolation("a failure report after the submission's code started")
         else:
             raise ProtocolViolation("a malformed message from the student's process")
+
+    def _too_many_notes(self, notes: int) -> NoReturn:
+        bounds = self.bounds
+        if notes > bounds.per_tree:
+            raise ProtocolViolation(
+                f"more than {bounds.per_tree:,} calls and returns of the search functions "
+                "on one tree"
+            )
+        raise ProtocolViolation(
+            f"more than {bounds.per_game_call:,} calls and returns of the search functions "
+            "without a game call between them"
+        )
+
+    def _charge(self, seconds: float) -> None:
+        """Count ``seconds`` of this thread's CPU time spent reading the child's values."""
+        self.decode_seconds += seconds
+        if self.decode_seconds > self.bounds.decode_seconds:
+            raise ProtocolViolation(
+                "reading the values your search reported took the grader more than "
+                f"{self.bounds.decode_seconds:.2f} s of CPU time on one tree"
+            )
 
     @staticmethod
     def _told_wrongly(line: bytes) -> NoReturn:

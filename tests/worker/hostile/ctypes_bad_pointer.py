@@ -1,4 +1,5 @@
 # expect: runtime_error
+# message: SIGSEGV
 # Reading address 1 with ctypes: the process crashes, nothing else.
 
 
