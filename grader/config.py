@@ -13,6 +13,10 @@ PREFIX = "GRADER_"
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_INSTANCE = PROJECT_ROOT / "instance"
 _TRUE = ("1", "true", "yes", "on")
+HIDDEN_KEY_BYTES = 32
+"""The shortest hidden-tree key accepted outside development."""
+MAKE_KEY = 'python3 -c "import secrets; print(secrets.token_hex(32))"'
+"""A command that prints a good hidden-tree key."""
 
 
 class ConfigError(RuntimeError):
@@ -26,7 +30,8 @@ class Settings:
     exercises_dir: Path = PROJECT_ROOT / "exercises"
     max_tree_nodes: int = 1_000_000
     hidden_tree_key: bytes = DEVELOPMENT_KEY
-    """The secret from which hidden trees are drawn; set it in production."""
+    """The secret from which hidden trees are drawn; outside development, 32 bytes at least
+    and not the built-in development key (see :meth:`checked`)."""
     sandbox_allow_unconfined: bool = False
     """Grade even where seccomp or the uid drop is unavailable (development only)."""
     env: str = "production"
@@ -72,9 +77,14 @@ class Settings:
     def result_backend(self) -> str:
         return self.redis_url or f"db+sqlite:///{self.instance_dir / 'results.db'}"
 
-    def checked(self) -> Settings:
-        """These settings, or ConfigError when they are unsafe outside development."""
-        if not self.development:
+    def checked(self, *, needs_secret_key: bool = True) -> Settings:
+        """These settings, or ConfigError when they are unsafe outside development: a
+        hidden-tree key that is the built-in one or too short (anyone could draw the
+        hidden trees), and unless ``needs_secret_key`` is False (the worker and the command
+        line sign nothing) a missing or short secret key."""
+        if self.development:
+            return self
+        if needs_secret_key:
             if not self.secret_key:
                 raise ConfigError(
                     "GRADER_SECRET_KEY is not set: the service refuses to start without a "
@@ -82,7 +92,18 @@ class Settings:
                 )
             if len(self.secret_key) < 16:
                 raise ConfigError("GRADER_SECRET_KEY is too short (16 characters at least)")
-        return self
+        if self.hidden_tree_key == DEVELOPMENT_KEY:
+            problem = "is unset or the built-in development key, which is public"
+        elif len(self.hidden_tree_key) < HIDDEN_KEY_BYTES:
+            problem = f"is too short ({HIDDEN_KEY_BYTES} bytes at least)"
+        else:
+            return self
+        raise ConfigError(
+            f"GRADER_HIDDEN_TREE_KEY {problem}: whoever knows the key can draw the hidden "
+            f"trees. Make one with\n  {MAKE_KEY}\nand set it in GRADER_HIDDEN_TREE_KEY, the "
+            "same for the web app and every worker (or set GRADER_ENV=development to try the "
+            "grader out)"
+        )
 
     @property
     def effective_secret_key(self) -> str:

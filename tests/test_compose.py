@@ -92,6 +92,7 @@ def test_web_serves_the_wsgi_app_on_port_8000(services: dict[str, dict[str, Any]
     assert any(port.endswith(":8000") for port in services["web"]["ports"])
     # Importing grader.wsgi builds the app from the environment: give it what production needs.
     environment = {"GRADER_SECRET_KEY": "x" * 32, "GRADER_ENV": "production"}
+    environment["GRADER_HIDDEN_TREE_KEY"] = "k" * 64
     environment["GRADER_DATABASE_URL"] = "sqlite://"
     outside = {key: value for key, value in os.environ.items() if not key.startswith("GRADER_")}
     code = f"import {module}; assert {module}.{attribute}.name"

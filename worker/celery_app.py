@@ -3,13 +3,19 @@
 Configured from :class:`grader.config.Settings` (Redis when ``GRADER_REDIS_URL`` is set, else
 a broker on SQLite that needs no server). Tasks are acknowledged late and requeued when a
 worker is lost; the database, not the broker, is the truth about a run.
+
+A worker refuses to start outside development with a weak hidden-tree key (it would grade
+on hidden trees anyone can draw); importing this module, or sending tasks, checks nothing.
 """
 
 from __future__ import annotations
 
-from celery import Celery
+from typing import Any
 
-from grader.config import Settings
+from celery import Celery
+from celery.signals import worker_init
+
+from grader.config import ConfigError, Settings
 from grader.logs import install_celery
 
 
@@ -53,5 +59,20 @@ def make_celery(settings: Settings | None = None) -> Celery:
     return app
 
 
+def refuse_unsafe_settings(sender: Any = None, **_kwargs: Any) -> None:
+    """Stop a starting worker whose settings are unsafe, with the reason on stderr.
+
+    Celery logs and ignores what a signal handler raises, but SystemExit is not an
+    Exception: it ends ``celery worker`` before it connects or grades anything."""
+    settings = getattr(getattr(sender, "app", None), "conf", {}).get("grader_settings")
+    if not isinstance(settings, Settings):
+        return  # a worker of another app in this process
+    try:
+        settings.checked(needs_secret_key=False)
+    except ConfigError as error:
+        raise SystemExit(f"the grading worker refuses to start: {error}") from None
+
+
+worker_init.connect(refuse_unsafe_settings)
 install_celery()
 app = make_celery()

@@ -9,7 +9,7 @@ import click
 
 from grader.cli.generate import generate
 from grader.cli.import_cs188 import import_cs188
-from grader.config import Settings
+from grader.config import ConfigError, Settings
 from reference import treefile
 from reference.drawing import draw
 from reference.exercises import Catalog, Exercise, load_catalog, load_exercise
@@ -23,6 +23,15 @@ from reference.values import format_value
 
 def _catalog() -> Catalog:
     return load_catalog(Settings.from_env().exercises_dir)
+
+
+def grading_settings() -> Settings:
+    """The settings from the environment for commands that draw hidden trees: refused
+    (exit 1, saying how to make a key) outside development with a weak hidden-tree key."""
+    try:
+        return Settings.from_env().checked(needs_secret_key=False)
+    except ConfigError as error:
+        raise click.ClickException(str(error)) from None
 
 
 def _exercise(slug: str) -> Exercise:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import click
 
-from grader.cli.exercises import _exercise, exercises
-from grader.config import Settings
+from grader.cli.exercises import _exercise, exercises, grading_settings
 from reference.hidden import LIBRARY_FOLDER, load_library, reference_judge, wrong_for
 from reference.hidden.selection import catch_table, select_hidden_trees
 from worker.harness.starter import starter_source
@@ -15,7 +14,7 @@ from worker.harness.starter import starter_source
 @click.argument("slug")
 def check_hidden(slug: str) -> None:
     """Show which hidden tree catches which wrong implementation (exit 1 if one escapes)."""
-    settings = Settings.from_env()
+    settings = grading_settings()
     exercise = _exercise(slug)
     wrong = wrong_for(exercise, load_library(settings.exercises_dir / LIBRARY_FOLDER))
     fails = reference_judge(exercise)
