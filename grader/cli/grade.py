@@ -1,16 +1,22 @@
-"""``grader grade --exercise SLUG FILE``: grade a submission on this machine, no server needed."""
+"""``grader grade --exercise SLUG FILE``: grade a submission on this machine, no server needed.
+
+Everything the student's code chose (exception text, printed output, node messages and
+names, decisions) is printed through :func:`reference.safe_json.terminal_text`, so that
+escape sequences in it cannot move the cursor or rewrite what the terminal shows; the JSON
+report is strict JSON (no NaN or Infinity tokens)."""
 
 from __future__ import annotations
 
 import json
+import secrets
 from pathlib import Path
 from typing import Any
 
 import click
 
-from grader.cli.exercises import _exercise
-from grader.config import Settings
-from reference.drawing import draw
+from grader.cli.exercises import _exercise, grading_settings
+from reference.drawing import draw as draw_tree
+from reference.safe_json import json_safe, terminal_text
 from reference.tree import Node
 from worker.grading import grade as grade_submission
 from worker.sandbox import SandboxOptions, SandboxUnavailable
@@ -26,9 +32,16 @@ MARKS = {
 @click.option("--exercise", "slug", required=True, help="The exercise's slug.")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON report instead.")
-def grade(slug: str, file: Path, as_json: bool) -> None:
+@click.option(
+    "--draw",
+    "draw",
+    metavar="TEXT",
+    help="Name the draw of hidden trees (the same name draws the same trees); "
+    "default: a random one, printed first.",
+)
+def grade(slug: str, file: Path, as_json: bool, draw: str | None) -> None:
     """Grade FILE, a student's implementation, on every tree of the exercise SLUG."""
-    settings = Settings.from_env()
+    settings = grading_settings()
     exercise = _exercise(slug)
     data = file.read_bytes()
     try:
@@ -36,6 +49,7 @@ def grade(slug: str, file: Path, as_json: bool) -> None:
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         raise click.ClickException(f"{file}: line {line} is not valid UTF-8") from None
+    draw = secrets.token_hex(8) if draw is None else draw
     options = SandboxOptions(allow_unconfined=settings.sandbox_allow_unconfined)
     try:
         report = grade_submission(
@@ -45,29 +59,37 @@ def grade(slug: str, file: Path, as_json: bool) -> None:
             key=settings.hidden_tree_key,
             exercises_dir=settings.exercises_dir,
             options=options,
+            draw=draw,
         )
     except SandboxUnavailable as error:
         raise click.ClickException(f"cannot grade here: {error}") from None
+    drawn = f"hidden trees: draw {terminal_text(draw)}"
     if as_json:
-        click.echo(json.dumps(report, indent=2))
+        click.echo(drawn, err=True)  # stdout holds the report alone
+        click.echo(json.dumps(json_safe(report), indent=2, allow_nan=False))
         return
+    _echo(drawn)
     _print(report, exercise)
 
 
+def _echo(text: str) -> None:
+    click.echo(terminal_text(text))
+
+
 def _print(report: dict[str, Any], exercise: Any) -> None:
-    click.echo(
+    _echo(
         f"{report['exercise']}: {report['verdict']}, score {report['score']}/{report['max_score']}"
     )
-    click.echo(report["message"])
+    _echo(str(report["message"]))
     for case in report["cases"]:
         if case["hidden"]:
             reason = f": {case['message']}" if case.get("message") else ""
-            click.echo(f"\nhidden tree {case['name']}: {case['verdict']}{reason}")
+            _echo(f"\nhidden tree {case['name']}: {case['verdict']}{reason}")
             continue
-        click.echo(f"\ntree {case['name']}: {case['verdict']}")
+        _echo(f"\ntree {case['name']}: {case['verdict']}")
         if not case.get("nodes"):
             if case.get("message"):
-                click.echo(f"  {case['message']}")
+                _echo(f"  {case['message']}")
             continue
         verdicts = {node["node"]: node for node in case["nodes"]}
 
@@ -78,11 +100,15 @@ def _print(report: dict[str, Any], exercise: Any) -> None:
                 return mark
             return f"{mark}: {item['message']!s}"
 
-        click.echo(draw(exercise.tree(case["name"]).tree, note))
+        _echo(draw_tree(exercise.tree(case["name"]).tree, note))
         value = case["value"]
-        click.echo(f"value: expected {value['expected']}, yours {value['actual']}")
+        _echo(f"value: expected {value['expected']}, yours {value['actual']}")
+        decision = case.get("decision") or {}
+        if decision.get("expected") is not None or decision.get("actual") is not None:
+            yours = decision.get("actual") or "not observed"
+            _echo(f"decision: expected {decision.get('expected')}, yours {yours}")
         if case["first_divergence"]:
             divergence = case["first_divergence"]
-            click.echo(f"first divergence at {divergence['node']}: {divergence['message']}")
+            _echo(f"first divergence at {divergence['node']}: {divergence['message']}")
     if report["stdout"]:
-        click.echo("\nprinted output:\n" + report["stdout"])
+        _echo("\nprinted output:\n" + report["stdout"])

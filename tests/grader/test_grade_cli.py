@@ -2,21 +2,45 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from grader.cli import main
 
+# The module (grader.cli's attribute ``grade`` is the command).
+grade_module = importlib.import_module("grader.cli.grade")
+
 LIBRARY = Path(__file__).resolve().parents[2] / "exercises" / "implementations"
+ESCAPES = "\x1b[2K\r"
+"""Erase the line, back to its start: what output would use to hide what came before."""
+
+
+@pytest.fixture(autouse=True)
+def development(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The built-in hidden-tree key is accepted in development only (see test_secrets)."""
+    monkeypatch.setenv("GRADER_ENV", "development")
+    monkeypatch.delenv("GRADER_HIDDEN_TREE_KEY", raising=False)
+
+
+def strict_json(text: str) -> Any:
+    """``text`` parsed as strict JSON: NaN and Infinity tokens are refused."""
+
+    def refuse(token: str) -> None:
+        raise ValueError(f"not strict JSON: {token}")
+
+    return json.loads(text, parse_constant=refuse)
 
 
 def grade(path: Path, *extra: str, slug: str = "aima-fig5.2-alphabeta") -> Any:
     result = CliRunner().invoke(main, ["grade", "--exercise", slug, str(path), "--json", *extra])
     assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
+    return strict_json(result.stdout)
 
 
 def test_fail_hard_alphabeta_passes_every_tree() -> None:
@@ -132,3 +156,62 @@ def test_the_resources_reported_are_the_public_trees_only(tmp_path: Path) -> Non
     report = grade(on_hidden_trees(tmp_path, "time.sleep(0.15)"))
     assert report["verdict"] == "passed"
     assert report["usage"]["wall_ms"] < 150
+
+
+def test_what_the_code_printed_and_raised_is_shown_escaped(tmp_path: Path) -> None:
+    path = tmp_path / "submission.py"
+    path.write_text(
+        "def max_value(game, state, alpha, beta):\n"
+        f"    print({ESCAPES!r} + 'PRINTED')\n"
+        f"    raise ValueError({ESCAPES!r} + 'RAISED \\x07\\x9b')\n\n\n"
+        "min_value = max_value\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(main, ["grade", "--exercise", "aima-fig5.2-alphabeta", str(path)])
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    assert "\\x1b[2K\\x0dPRINTED" in text
+    assert "\\x1b[2K\\x0dRAISED \\x07\\x9b" in text
+    controls = {c for c in text if (ord(c) < 32 and c not in "\n\t") or 0x7F <= ord(c) <= 0x9F}
+    assert controls == set()
+
+
+def test_the_json_report_is_strict_json(tmp_path: Path) -> None:
+    path = tmp_path / "submission.py"
+    path.write_text(
+        "def max_value(game, state, alpha, beta):\n"
+        "    print('nul\\x00')\n"
+        "    return float('inf')\n\n\n"
+        "def min_value(game, state, alpha, beta):\n"
+        "    return float('nan')\n",
+        encoding="utf-8",
+    )
+    report = grade(path)  # parsed strictly
+    assert report["cases"][0]["value"]["actual"] == "inf"
+    assert report["stdout"].startswith("nul\\x00")
+
+
+def test_the_draw_of_hidden_trees_is_printed_first_and_can_be_chosen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    draws = []
+    real = grade_module.grade_submission
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        draws.append(kwargs["draw"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(grade_module, "grade_submission", spy)
+    path = LIBRARY / "alphabeta" / "correct_fail_hard.py"
+    command = ["grade", "--exercise", "aima-fig5.2-alphabeta", str(path)]
+    chosen = CliRunner().invoke(main, [*command, "--draw", "spring-exam"])
+    drawn = CliRunner().invoke(main, command)
+    assert chosen.exit_code == drawn.exit_code == 0, chosen.output + drawn.output
+    assert chosen.stdout.splitlines()[0] == "hidden trees: draw spring-exam"
+    first = drawn.stdout.splitlines()[0]
+    assert re.fullmatch(r"hidden trees: draw [0-9a-f]{16}", first)
+    assert draws == ["spring-exam", first.rsplit(" ", 1)[1]]
+    # With --json, stdout holds the report alone; the draw is told on stderr.
+    quiet = CliRunner().invoke(main, [*command, "--json", "--draw", "again"])
+    assert quiet.stderr.strip() == "hidden trees: draw again"
+    assert strict_json(quiet.stdout)["verdict"] == "passed"
