@@ -11,14 +11,18 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
+from reference.exercises import load_catalog
 from reference.exercises.model import Limits
-from reference.observed import Call, Return
+from reference.hidden import DEVELOPMENT_KEY, LIBRARY_FOLDER, candidate_tree, load_library
+from reference.observed import Call, Return, Visit
 from reference.tree import Tree
 from reference.treefile import parse_compact
 from tests.worker.test_sandbox_support import ALPHABETA, FIG52, leftover_processes, run, server
+from worker.harness.local import entry_spec, run_local
 from worker.sandbox import RunRecord, Verdict
 from worker.sandbox.bounds import NoteBounds
 from worker.sandbox.reports import VALUE_FIELD_LIMIT
@@ -180,3 +184,42 @@ def test_exact_fractions_still_travel() -> None:
     record = run(source)
     assert record.outcome.verdict is Verdict.COMPLETED, record.outcome
     assert record.observed.root_value == Fraction(2**1000 + 1, 3)
+
+
+EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
+
+
+def notes_of(events: list[object]) -> tuple[int, int]:
+    """The notes of a search, and the most of them between two game calls (a ``result``
+    is not counted as one: it is often answered without a line)."""
+    notes = most = since = 0
+    for event in events:
+        if isinstance(event, Call | Return):
+            notes += 1
+            since += 1
+            most = max(most, since)
+        elif isinstance(event, Visit):
+            since = 0
+    return notes, most
+
+
+def test_the_librarys_searches_stay_far_within_the_bounds() -> None:
+    # Honest searches, right or wrong (searching children twice, never pruning, ...), on
+    # every exercise's public trees and the first hidden-tree candidates.
+    catalog = load_catalog(EXERCISES)
+    library = load_library(EXERCISES / LIBRARY_FOLDER)
+    for slug in catalog.slugs():
+        exercise = catalog.get(slug)
+        trees = [entry.tree for entry in exercise.trees]
+        trees += [candidate_tree(exercise, DEVELOPMENT_KEY, index) for index in range(10)]
+        for implementation in (item for item in library if item.applies_to(exercise)):
+            for tree in trees:
+                spec = entry_spec(
+                    exercise.algorithm, exercise.entry_points, tree, exercise.options.depth_limit
+                )
+                searched = run_local(tree, implementation.source, spec, implementation.path.name)
+                notes, most = notes_of(searched.observed.events)
+                bounds = NoteBounds.for_tree(len(tree), spec.recursion_limit)
+                where = f"{slug} {implementation.name} on a tree of {len(tree)} nodes"
+                assert notes <= bounds.per_tree / 2, where
+                assert most <= bounds.per_game_call / 100, where

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from fractions import Fraction
 from itertools import pairwise
@@ -24,6 +25,7 @@ from worker.sandbox.protocol import (
     parse_request,
 )
 from worker.sandbox.reports import (
+    VALUE_FIELD_LIMIT,
     NoteReader,
     encode_call,
     encode_report,
@@ -191,3 +193,36 @@ def test_a_declared_length_over_the_limit_is_a_violation() -> None:
     assert list(frames.feed(frame(b"?t")[3:])) == [b"?t"]
     with pytest.raises(ProtocolViolation, match="longer than"):
         Unframer().feed((MAX_MESSAGE + 1).to_bytes(4, "little") + b"x")
+
+
+def test_the_longest_values_the_child_sends_are_read() -> None:
+    # A fraction of two 1,024-bit integers, and a problem whose shown text is 80 characters
+    # that JSON writes as surrogate pairs (12 bytes each): the field limit lets both in.
+    fraction = describe_value(Fraction(-(2**1024 - 1), 2**1024 - 3))
+    rigged = describe_value(type("\U0001f600" * 100, (), {})())
+    for described in (fraction, rigged):
+        line = encode_return("max_value", "0123456789abcdef", described)
+        assert len(line.split(b"\t")[2]) - 2 <= VALUE_FIELD_LIMIT  # without "j" and newline
+        _, _, (value,) = read_note(line[1:-1], 1)
+        assert value is not None and value[:2] == described[:2]
+
+
+@pytest.mark.parametrize(
+    ("field", "problem"),
+    [
+        (b"j" + b" " * VALUE_FIELD_LIMIT + b'[1, null, "1"]', "longer than"),
+        (b"j" + json.dumps([2**1024, None, "x"]).encode(), "1,024 bits"),
+        (b"j" + json.dumps([[1, -(2**1024)], None, "x"]).encode(), "1,024 bits"),
+        (b"j" + json.dumps([[1, 3], None, "x", 10**400]).encode(), "1,024 bits"),
+    ],
+    ids=["too long", "huge integer", "huge denominator", "huge anywhere"],
+)
+def test_a_value_field_no_child_makes_is_refused(field: bytes, problem: str) -> None:
+    with pytest.raises(ProtocolViolation, match=problem):
+        read_note(b"max_value\t0123456789abcdef\t" + field, 1)
+
+
+def test_a_report_with_a_huge_integer_is_refused() -> None:
+    report = encode_report(StudentResult(error=StudentError("runtime", "x", 3)))
+    with pytest.raises(ProtocolViolation, match="1,024 bits"):
+        read_report(report[1:].replace(b"3", str(10**400).encode(), 1))
