@@ -151,4 +151,4 @@ def random_tree(
         spine = rng.randrange(count) if on_spine else -1
         for position, child in enumerate(names):
             stack.append((child, depth + 1, position == spine))
-    return Tree(ROOT_NAME, nodes)
+    return Tree(ROOT_NAME, nodes, checked=False)

@@ -349,3 +349,11 @@ def test_an_exercise_file_may_set_the_hidden_tree_seed(tmp_path: Path) -> None:
     exercise = load_exercise(folder)
     assert exercise.hidden == HiddenTreePolicy(count=3, seed="spring-2026")
     assert len(hidden_trees(exercise, DEVELOPMENT_KEY)) == 3
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_generated_trees_pass_the_checks_they_are_built_without(slug: str) -> None:
+    exercise = CATALOG.get(slug)
+    for index in range(30):
+        tree = candidate_tree(exercise, DEVELOPMENT_KEY, index)
+        assert Tree(tree.root.name, list(tree)) == tree
