@@ -173,6 +173,7 @@ def test_a_sandbox_that_always_fails_ends_as_our_fault_with_its_report(
     assert_ended_by_us(backend, submission_id, run, "the sandbox failed")
     # The last report is kept for the record (which tree failed).
     assert run.report is not None and run.report["verdict"] == "internal_error"
+    assert (run.report["message"], run.report["score"]) == (run.message, None)
     with backend.database.session() as session:
         trees = session.scalars(select(TreeResult).where(TreeResult.run_id == run_id)).all()
         assert "internal_error" in [tree.verdict for tree in trees]
