@@ -169,8 +169,8 @@ def retry_run(
         return Retry(again=True)
     if report is not None:
         store_report(session, run, report, settings.node_rows_limit)
-    tries = "once" if run.deliveries == 1 else f"{run.deliveries} times"
-    _fail(run, our_fault(f"grading failed {tries}, the last time because {what}"), now)
+    tries = "" if run.deliveries == 1 else f" {run.deliveries} times, the last time"
+    _fail(run, our_fault(f"grading failed{tries} because {what}"), now)
     if run.report is not None:
         # What an LMS is sent says what the student reads, and is not a grade.
         run.report = {**run.report, "message": run.message, "score": None}
