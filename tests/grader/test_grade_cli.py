@@ -127,17 +127,29 @@ def test_starter_file_compiles_and_names_the_entry_points(tmp_path: Path) -> Non
 
 
 def on_hidden_trees(tmp_path: Path, action: str) -> Path:
-    """A correct alpha-beta that does ``action`` at the root of every tree but Figure 5.2
-    (every hidden tree, here), before it searches."""
+    """A correct alpha-beta that does ``action`` once per tree but Figure 5.2 (every hidden
+    tree, here), at the first leaf where the leaves read stop being Figure 5.2's (a hidden
+    tree's leaves are never over 9): the public tree's search is untouched."""
     path = tmp_path / "submission.py"
     source = (LIBRARY / "alphabeta" / "correct_fail_soft.py").read_text(encoding="utf-8")
     path.write_text(
-        source + "\n\nimport time\n_search = max_value\nSEEN = []\n\n"
+        source + "\n\nimport time\n_search = max_value\n"
+        "PUBLIC = [3, 12, 8, 2, 14, 5, 2]\nREAD = []\nDONE = []\n\n"
+        "class _Watch:\n"
+        "    def __init__(self, game):\n"
+        "        self._game = game\n\n"
+        "    def __getattr__(self, name):\n"
+        "        return getattr(self._game, name)\n\n"
+        "    def utility(self, state, player):\n"
+        "        game = self._game\n"
+        "        READ.append(game.utility(state, player))\n"
+        "        if not DONE and READ != PUBLIC[: len(READ)]:\n"
+        "            DONE.append(True)\n"
+        f"            {action}\n"
+        "        return READ[-1]\n\n"
         "def max_value(game, state, alpha, beta):\n"
-        "    if not SEEN and game.actions(state) != ['a1', 'a2', 'a3']:\n"
-        f"        {action}\n"
-        "    SEEN.append(state)\n"
-        "    return _search(game, state, alpha, beta)\n",
+        "    watched = game if isinstance(game, _Watch) else _Watch(game)\n"
+        "    return _search(watched, state, alpha, beta)\n",
         encoding="utf-8",
     )
     return path
