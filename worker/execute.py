@@ -88,8 +88,9 @@ def _grade_and_store(
             key=settings.hidden_tree_key,
             exercises_dir=settings.exercises_dir,
             options=SandboxOptions(allow_unconfined=settings.sandbox_allow_unconfined),
-            # A regrade of the same submission gets the same hidden trees.
-            draw=f"submission-{submission_id}",
+            # A regrade of the same submission against the same exercise version gets the
+            # same hidden trees; another submission, or another version, gets others.
+            draw=f"version-{version.content_hash}/submission-{submission_id}",
         )
     except Exception as error:
         log.exception("run %s: internal error while grading", run_id)

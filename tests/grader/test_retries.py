@@ -193,4 +193,7 @@ def test_a_run_is_graded_with_its_submissions_draw_of_hidden_trees(
     monkeypatch.setattr(execute_module, "grade", grade)
     submission_id, run_id = submitted(backend)
     execute_run(backend.database, backend.settings, run_id, worker="w", task_id="t")
-    assert draws == [f"submission-{submission_id}"]
+    with backend.database.sessions() as session:
+        version = session.get(GradingRun, run_id).version  # type: ignore[union-attr]
+        expected = f"version-{version.content_hash}/submission-{submission_id}"
+    assert draws == [expected]
