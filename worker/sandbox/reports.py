@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, NoReturn
@@ -209,9 +210,13 @@ class NoteReader:
     :func:`read_note` does), for the run's entry functions only, naming the node by
     ``names`` (handles as they come on the wire). The plain values it has read are
     remembered: a search reports the same few bounds and values over and over. A note
-    about a state that is not one of ``names`` is checked and not recorded (None)."""
+    about a state that is not one of ``names`` is checked and not recorded (None).
 
-    __slots__ = ("_calls", "_names", "_returns", "_values")
+    Reading a value written as JSON costs far more than any other: the reader notes this
+    thread's CPU clock when it reads the first such value (:attr:`clock_started`), for the
+    caller to charge the time since and reset it."""
+
+    __slots__ = ("_calls", "_names", "_returns", "_values", "clock_started")
 
     def __init__(self, functions: tuple[str, ...], names: Mapping[bytes, str]) -> None:
         # A line's first field is its tag and the function.
@@ -219,6 +224,8 @@ class NoteReader:
         self._returns = {b"R" + name.encode(): name for name in functions}
         self._names = names
         self._values: dict[bytes, Described | None] = {b"": None}
+        self.clock_started: float | None = None
+        """``time.thread_time()`` when the first JSON value since the last reset was read."""
 
     def call(self, line: bytes) -> Call | None:
         """The call a note line (``C...``, without its newline) records."""
@@ -258,8 +265,12 @@ class NoteReader:
         return return_event(name, function, value)
 
     def _learn(self, field: bytes) -> Described | None:
+        if field[:1] == b"j":  # read each time: values that need JSON are rare and costly
+            if self.clock_started is None:
+                self.clock_started = time.thread_time()
+            return _read_field(field)
         value = _read_field(field)
-        if field[:1] != b"j" and len(self._values) < _VALUES_KEPT:
+        if len(self._values) < _VALUES_KEPT:
             self._values[field] = value
         return value
 

@@ -110,8 +110,9 @@ class TreeServer:
         self.output_flood = output_flood
         self.bounds = bounds
         self.notes = 0
-        self.since_game_call = 0
-        """Notes since the last request or told line."""
+        self._last_game_call = (0, 0)
+        """The count of notes at the last game call (request or told line) that this loop
+        has seen, and the host's count of game calls then."""
         self.decode_seconds = 0.0
         """CPU time spent reading packets that hold values written as JSON, and the report."""
         self.started = False
@@ -172,7 +173,6 @@ class TreeServer:
                     self._other(body)
 
     def _request(self, body: bytes) -> None:
-        self.since_game_call = 0
         method, token, argument = parse_request(body)
         answer, facts = self.host.ask(method, token, argument)
         self._answer(encode_answer(method, answer, facts))
@@ -191,27 +191,26 @@ class TreeServer:
         # failure (an action in a request may hold a newline: it is the last segment).
         lines = packet.split(b"\n")
         last = lines.pop()
-        # Values written as JSON are what costs to read in a note (a clock read is a system
-        # call, so only packets holding one are timed); any other note costs little, and
-        # their number is bounded.
-        timed = b"\tj" in packet
-        if timed:
-            began = time.thread_time()
         # The lines of a search's every step: read here, not through a method per line.
         host, notes_read, events, bounds = self.host, self.notes_read, self.events, self.bounds
-        notes, since_game_call = self.notes, self.since_game_call
+        notes = self.notes
+        # A game call since the last packet's notes (the host counts them all) starts the
+        # count of notes between two game calls again.
+        game_call_notes, game_calls = self._last_game_call
+        if host.requests != game_calls:
+            game_call_notes = notes
+        per_tree, per_game_call = bounds.per_tree, bounds.per_game_call
         for index, line in enumerate(lines):
             tag = line[0] if line else -1
             if tag in (CALL, RETURN):
                 notes += 1
-                since_game_call += 1
-                if notes > bounds.per_tree or since_game_call > bounds.per_game_call:
+                if notes > per_tree or notes - game_call_notes > per_game_call:
                     self._too_many_notes(notes)
                 event = notes_read.call(line) if tag == CALL else notes_read.returned(line)
                 if event is not None:
                     events.append(event)
             elif tag == TOLD:
-                since_game_call = 0
+                game_call_notes = notes
                 method = TOLD_CODES.get(line[1]) if len(line) > 1 else None
                 if method is None:
                     self._told_wrongly(line)
@@ -219,8 +218,14 @@ class TreeServer:
             else:
                 last = b"\n".join([*lines[index:], last])
                 break
-        self.notes, self.since_game_call = notes, since_game_call
-        if timed:
+        self.notes = notes
+        self._last_game_call = (game_call_notes, host.requests)
+        # Values written as JSON are what costs to read in a note: the reader starts the
+        # clock at the packet's first (a clock read is a system call; any other note costs
+        # little, and their number is bounded).
+        began = notes_read.clock_started
+        if began is not None:
+            notes_read.clock_started = None
             self._charge(time.thread_time() - began)
         if not last:
             return
