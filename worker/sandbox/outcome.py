@@ -97,8 +97,8 @@ def decide(
         # anything behind (a patched harness, a signal handler).
         return Outcome(
             Verdict.RUNTIME_ERROR,
-            "your code's process ended between two trees (something your code left behind "
-            "after the last tree stopped it)",
+            "your code's process ended between two trees, while it waited for the next "
+            "(something your code left behind on the tree before)",
         )
     cpu_out = child.cpu_seconds >= limits.cpu_seconds
     if ending is Ending.TIMEOUT:
