@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 from tests.worker.test_sandbox_support import ALPHABETA
@@ -49,3 +51,10 @@ def test_an_error_names_its_line_and_column(
 )
 def test_a_file_too_deep_for_the_compiler_is_a_compile_error(source: str, message: str) -> None:
     assert message in check(source).message
+
+
+def test_a_warning_is_no_compile_error_whatever_the_graders_warning_filters() -> None:
+    source = 'def max_value(game, state):\n    return 1 if state is "x" else "\\d"\n'
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert compile_check(source, "warned.py") is None

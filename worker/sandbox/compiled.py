@@ -7,6 +7,8 @@ interpreter), so a compile error it reports can only be a forgery: the verdict
 
 from __future__ import annotations
 
+import warnings
+
 from worker.sandbox.outcome import Outcome, Verdict
 
 
@@ -14,7 +16,12 @@ def compile_check(source: str, filename: str) -> Outcome | None:
     """The ``compile_error`` outcome of ``source``, with the line and column where Python
     gives them, or None when it compiles."""
     try:
-        compile(source, filename, "exec", dont_inherit=True)
+        # Warnings (an ``is`` with a literal, an invalid escape) are the student's to see in
+        # their own run, not this process's stderr; and the process's filters (``-W
+        # error``) must not turn them into compile errors the child would not agree with.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(source, filename, "exec", dont_inherit=True)
     except SyntaxError as error:  # IndentationError and TabError too
         message = f"{type(error).__name__}: {error.msg}"
         line, column = error.lineno, error.offset
