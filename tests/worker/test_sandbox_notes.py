@@ -23,8 +23,8 @@ from reference.tree import Tree
 from reference.treefile import parse_compact
 from tests.worker.test_sandbox_support import ALPHABETA, FIG52, leftover_processes, run, server
 from worker.harness.local import entry_spec, run_local
-from worker.sandbox import RunRecord, Verdict
-from worker.sandbox.bounds import NoteBounds
+from worker.sandbox import RunRecord, SandboxOptions, Verdict, run_sandboxed_trees
+from worker.sandbox.bounds import NoteBounds, submission_decode_seconds
 from worker.sandbox.reports import VALUE_FIELD_LIMIT
 
 FLOOD = """
@@ -223,3 +223,24 @@ def test_the_librarys_searches_stay_far_within_the_bounds() -> None:
                 where = f"{slug} {implementation.name} on a tree of {len(tree)} nodes"
                 assert notes <= bounds.per_tree / 2, where
                 assert most <= bounds.per_game_call / 100, where
+
+
+def test_reading_values_has_one_allowance_per_submission_not_one_per_tree() -> None:
+    # Long values, 12,000 notes a tree: each tree alone stays under its own bound (one
+    # second and a little), but nine trees of it would cost the grader several seconds.
+    value = [[-(2**1024 - 1), 2**1024 - 3], None, "\U0001f600" * 80]
+    field = b"j" + json.dumps(value).encode()
+    source = flooding((field, field, field), 12_000, 13, 500)
+    tree = parse_compact(FIG52)
+    runs = [(tree, entry_spec("alphabeta", ("max_value", "min_value"), tree))] * 9
+    allowance = submission_decode_seconds(9 * len(tree))
+    with grader_cpu() as spent:
+        records = run_sandboxed_trees(
+            runs, source, "flood.py", SLOW, options=SandboxOptions(forkserver=server())
+        )
+    assert leftover_processes(server()) == []
+    last = records[-1].outcome
+    assert last.verdict is Verdict.PROTOCOL_VIOLATION, [r.outcome for r in records]
+    assert "what was left for this tree" in last.message
+    assert len(records) < 9
+    assert spent[0] < allowance + 1.0

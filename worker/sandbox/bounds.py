@@ -56,3 +56,10 @@ class NoteBounds:
             per_game_call=recursion_limit + NOTES_BETWEEN_GAME_CALLS_SLACK,
             decode_seconds=DECODE_SECONDS + DECODE_SECONDS_PER_NODE * nodes,
         )
+
+
+def submission_decode_seconds(nodes: int) -> float:
+    """The CPU seconds the trusted side may spend reading values over all the trees of one
+    submission, ``nodes`` nodes in all: one tree's allowance for them all, so that a child
+    that stays just under each tree's bound cannot make the grader pay it once per tree."""
+    return DECODE_SECONDS + DECODE_SECONDS_PER_NODE * nodes

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from reference.observed import Observed
+from worker.sandbox.bounds import submission_decode_seconds
 from worker.sandbox.compiled import compile_check
 from worker.sandbox.forkserver import shared_forkserver
 from worker.sandbox.options import SandboxOptions
@@ -74,7 +75,10 @@ def run_sandboxed_trees(
     - the whole submission has ``limits.submission_budget`` seconds of real time: each tree
       gets what is left of it when that is less than its own wall limit (a tree cut short
       so ends as ``time_limit``, its message naming the budget), and once it is spent no
-      further tree runs (the last record then has a verdict that does not stop).
+      further tree runs (the last record then has a verdict that does not stop);
+    - reading the values the child reports may cost the trusted side one allowance for the
+      whole submission (:func:`~worker.sandbox.bounds.submission_decode_seconds`), not one
+      per tree: past it, the tree ends as ``protocol_violation``.
     """
     if not runs:
         return []
@@ -88,7 +92,15 @@ def run_sandboxed_trees(
     records: list[RunRecord] = []
     with _pinned(options.pin_cpu) as cpu:
         session = Session(
-            server, source, filename, limits, options, cpu=cpu, trees=len(runs), deadline=deadline
+            server,
+            source,
+            filename,
+            limits,
+            options,
+            cpu=cpu,
+            trees=len(runs),
+            deadline=deadline,
+            decode_seconds=submission_decode_seconds(sum(len(tree) for tree, _ in runs)),
         )
         try:
             for tree, spec in runs:

@@ -68,6 +68,7 @@ class Session:
         cpu: int | None,
         trees: int,
         deadline: float = math.inf,
+        decode_seconds: float = math.inf,
     ) -> None:
         self.server = server
         self.source = source
@@ -79,6 +80,9 @@ class Session:
         self.deadline = deadline
         """When the submission's real-time budget is spent (``time.monotonic()``); no tree
         runs past it."""
+        self.decode_left = decode_seconds
+        """CPU seconds the trusted side may still spend reading values for this submission;
+        each tree's own bound is cut to it (see :mod:`worker.sandbox.bounds`)."""
         self._child: Spawned | None = None
         self._child_cpu = 0.0
         """The kept child's CPU seconds when its last tree ended."""
@@ -158,13 +162,14 @@ class Session:
                 spec.entry_points,
                 output_limit=self.options.output_limit,
                 output_flood=self.options.output_flood,
-                bounds=NoteBounds.for_tree(len(host.tree), spec.recursion_limit),
+                bounds=self._bounds(len(host.tree), spec.recursion_limit),
                 cpu_used=lambda: _cpu_seconds(child.pid) - before,
                 cpu_limit=self.limits.cpu_seconds,
                 fresh=fresh,
             )
             job = encode_job(self.source, self.filename, spec, host.root_token, host.root_facts())
             served = tree_server.serve(job, deadline)
+            self.decode_left -= tree_server.decode_seconds
         finally:
             if served.ending is not Ending.REPORTED:
                 grace = _CLOSE_GRACE if served.ending is Ending.CLOSED else 0.0
@@ -180,6 +185,12 @@ class Session:
             usage = (before, 0)
         self._child_cpu = usage[0]
         return served, ChildExit(0, False, usage[0] - before, usage[1]), budget_cut
+
+    def _bounds(self, nodes: int, recursion_limit: int) -> NoteBounds:
+        bounds = NoteBounds.for_tree(nodes, recursion_limit)
+        if bounds.decode_seconds <= self.decode_left:
+            return bounds
+        return dataclasses.replace(bounds, decode_seconds=max(self.decode_left, 0.0))
 
 
 def _cpu_seconds(pid: int) -> float:

@@ -264,7 +264,7 @@ class TreeServer:
         if self.decode_seconds > self.bounds.decode_seconds:
             raise ProtocolViolation(
                 "reading the values your search reported took the grader more than "
-                f"{self.bounds.decode_seconds:.2f} s of CPU time on one tree"
+                f"{self.bounds.decode_seconds:.2f} s of CPU time (what was left for this tree)"
             )
 
     @staticmethod
