@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from grader.cli import main
+from tests.worker.test_grading_trust import on_hidden_trees as acting_on_hidden_trees
 
 # The module (grader.cli's attribute ``grade`` is the command).
 grade_module = importlib.import_module("grader.cli.grade")
@@ -127,31 +128,10 @@ def test_starter_file_compiles_and_names_the_entry_points(tmp_path: Path) -> Non
 
 
 def on_hidden_trees(tmp_path: Path, action: str) -> Path:
-    """A correct alpha-beta that does ``action`` once per tree but Figure 5.2 (every hidden
-    tree, here), at the first leaf where the leaves read stop being Figure 5.2's (a hidden
-    tree's leaves are never over 9): the public tree's search is untouched."""
+    """A correct alpha-beta that does ``action`` once on every hidden tree (see
+    :func:`tests.worker.test_grading_trust.on_hidden_trees`), written to a file."""
     path = tmp_path / "submission.py"
-    source = (LIBRARY / "alphabeta" / "correct_fail_soft.py").read_text(encoding="utf-8")
-    path.write_text(
-        source + "\n\nimport time\n_search = max_value\n"
-        "PUBLIC = [3, 12, 8, 2, 14, 5, 2]\nREAD = []\nDONE = []\n\n"
-        "class _Watch:\n"
-        "    def __init__(self, game):\n"
-        "        self._game = game\n\n"
-        "    def __getattr__(self, name):\n"
-        "        return getattr(self._game, name)\n\n"
-        "    def utility(self, state, player):\n"
-        "        game = self._game\n"
-        "        READ.append(game.utility(state, player))\n"
-        "        if not DONE and READ != PUBLIC[: len(READ)]:\n"
-        "            DONE.append(True)\n"
-        f"            {action}\n"
-        "        return READ[-1]\n\n"
-        "def max_value(game, state, alpha, beta):\n"
-        "    watched = game if isinstance(game, _Watch) else _Watch(game)\n"
-        "    return _search(watched, state, alpha, beta)\n",
-        encoding="utf-8",
-    )
+    path.write_text(acting_on_hidden_trees(action), encoding="utf-8")
     return path
 
 

@@ -195,19 +195,22 @@ def test_a_count_of_zero_means_no_hidden_trees() -> None:
 # -- selection ----------------------------------------------------------------------------
 
 
+STAND_INS = {"odd": "odd", "wide": "wide", "never": "never"}
+"""Stand-in wrong implementations: "odd" is caught by trees of odd height, "wide" by a root
+with 4 children, "never" by nothing (see :func:`stand_in_fails`)."""
+
+
+def stand_in_fails(source: str, tree: Tree) -> bool:
+    if source == "odd":
+        return tree.height() % 2 == 1
+    if source == "wide":
+        return len(tree.root.edges) == 4
+    return False
+
+
 def test_the_pool_judges_until_each_wrong_implementation_is_caught_often_enough() -> None:
     exercise = CATALOG.get("aima-fig5.2-minimax")
-    # Stand-in judges: "odd" is caught by trees of odd height, "wide" by a root with 4
-    # children, "never" by nothing.
-    wrong = {"odd": "odd", "wide": "wide", "never": "never"}
-
-    def fails(source: str, tree: Tree) -> bool:
-        if source == "odd":
-            return tree.height() % 2 == 1
-        if source == "wide":
-            return len(tree.root.edges) == 4
-        return False
-
+    wrong, fails = STAND_INS, stand_in_fails
     pool = build_pool(exercise, DEVELOPMENT_KEY, wrong, fails, budget=80, cover=3)
     assert pool.uncaught == ("never",)
     assert pool.tried == 80
@@ -221,15 +224,7 @@ def test_the_pool_judges_until_each_wrong_implementation_is_caught_often_enough(
 
 def test_a_draw_catches_what_the_pool_catches_then_fills_up_with_fresh_trees() -> None:
     exercise = CATALOG.get("aima-fig5.2-minimax")
-    wrong = {"odd": "odd", "wide": "wide", "never": "never"}
-
-    def fails(source: str, tree: Tree) -> bool:
-        if source == "odd":
-            return tree.height() % 2 == 1
-        if source == "wide":
-            return len(tree.root.edges) == 4
-        return False
-
+    wrong, fails = STAND_INS, stand_in_fails
     selection = select_hidden_trees(exercise, DEVELOPMENT_KEY, wrong, fails, budget=40)
     assert selection.uncaught == ("never",)
     assert len(selection.trees) == 8
