@@ -17,6 +17,7 @@ from reference.exercises.model import ExerciseTree, Limits
 from reference.hidden import DEVELOPMENT_KEY, LIBRARY_FOLDER
 from reference.search import Evaluate
 from reference.tree import Edge, Kind, Node, Tree
+from tests.worker.test_sandbox_notes import flooding, fraction_field
 from worker.grading import HIDDEN_REASONS, NOT_RUN, REPORT_LIMIT, cases, grade
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
@@ -335,3 +336,14 @@ def test_one_wrong_leaf_of_a_20000_node_tree_fails_and_the_report_stays_under_th
     assert report["verdict"] == "failed"
     assert [node["node"] for node in case["nodes"] if node["verdict"] != "ok"] == ["B8.10"]
     assert len(json.dumps(report).encode()) <= REPORT_LIMIT
+
+
+def test_a_report_bloating_search_is_stopped_and_its_report_stays_small() -> None:
+    # A correct search that also notes 2,000 calls of its root with fractions of 4,000
+    # digits: once a 34 MB report that passed; now the grader refuses such values.
+    field = fraction_field(4000, "x")
+    report = graded(flooding((field, field, b""), 2000, 50, 1000))
+    assert report["verdict"] == "protocol_violation"
+    assert report["cases"][0]["verdict"] == "protocol_violation"
+    assert {case["verdict"] for case in report["cases"][1:]} == {NOT_RUN}
+    assert len(json.dumps(report)) < 20_000
