@@ -1,14 +1,17 @@
 """Reading an exercise folder (``exercise.yaml`` and its tree files) into an :class:`Exercise`.
 
 Every problem is reported with the file, line and column it comes from: schema errors,
-tree-file errors, unknown games and bad options, expectations that name no node.
+tree-file errors, unknown games and bad options, expectations that name no node, and
+expectations the reference search of their tree contradicts.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import types
 import typing
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -29,8 +32,9 @@ from reference.exercises.model import (
 from reference.exercises.schema import ExerciseSchema, ExpectSchema, TreeSchema
 from reference.exercises.sources import tree_from_source
 from reference.problems import FileProblems, Problem
-from reference.search import ALGORITHMS, SearchError, SearchOptions
+from reference.search import ALGORITHMS, Algorithm, SearchError, SearchOptions
 from reference.tree import Number, Tree
+from reference.values import format_value
 
 EXERCISE_FILE = "exercise.yaml"
 SLUG_PATTERN = re.compile(r"^[a-z0-9][a-z0-9.\-]*$")
@@ -97,7 +101,7 @@ def _build(schema: ExerciseSchema, folder: Path, root: yaml.Node, filename: str)
             problems.append(_at(filename, entry_node, str(error)))
             continue
         expect, expect_problems = _expectation(entry, tree, entry_node, filename)
-        problems += expect_problems
+        problems += expect_problems or _mismatches(expect, algorithm, tree, entry_node, filename)
         trees.append(ExerciseTree(entry.name, tree, source, expect))
     if problems:
         raise FileProblems(problems)
@@ -161,6 +165,56 @@ def _expectation(
         leaves_evaluated=stated.leaves_evaluated,
     )
     return expectation, problems
+
+
+def _mismatches(
+    expect: Expectation, algorithm: Algorithm, tree: Tree, entry_node: yaml.Node, filename: str
+) -> list[Problem]:
+    """A problem for every stated fact the reference search of ``tree`` contradicts.
+
+    The search runs only when something it decides is stated: counting a tree's nodes
+    needs none, and a large game tree may state nothing else.
+    """
+    problems: list[Problem] = []
+
+    def mismatch(key: str, stated: object, actual: object) -> None:
+        node, _ = yamldoc.locate(entry_node, ["expect", key])
+        found = f"the tree has {actual}" if key == "nodes" else f"{algorithm.name} gives {actual}"
+        problems.append(_at(filename, node, f"expected {key} {stated}, but {found}"))
+
+    if expect.nodes is not None and expect.nodes != len(tree):
+        mismatch("nodes", expect.nodes, len(tree))
+    searched = (expect.value, expect.decision, expect.pruned, expect.unvisited)
+    if all(fact is None for fact in searched) and expect.leaves_evaluated is None:
+        return problems
+    result = algorithm.run(tree)
+    trace = result.trace
+    if expect.value is not None and not _same(expect.value, result.value):
+        mismatch("value", format_value(expect.value), format_value(result.value))
+    if expect.decision is not None and expect.decision != result.decision:
+        mismatch("decision", expect.decision, result.decision)
+    if expect.pruned is not None and list(expect.pruned) != trace.pruned():
+        mismatch("pruned", _names(expect.pruned), _names(trace.pruned()))
+    if expect.unvisited is not None:
+        visited = set(trace.visited())
+        unvisited = [name for name in tree.nodes if name not in visited]
+        if list(expect.unvisited) != unvisited:
+            mismatch("unvisited", _names(expect.unvisited), _names(unvisited))
+    evaluated = len(trace.evaluated())
+    if expect.leaves_evaluated is not None and expect.leaves_evaluated != evaluated:
+        mismatch("leaves_evaluated", expect.leaves_evaluated, evaluated)
+    return problems
+
+
+def _same(stated: Number, actual: Number) -> bool:
+    if stated == actual:
+        return True
+    # A stated 0.1 and a computed 1/10 are the same value.
+    return math.isclose(float(stated), float(actual), rel_tol=1e-9, abs_tol=1e-12)
+
+
+def _names(names: Sequence[str]) -> str:
+    return f"[{', '.join(names)}]"
 
 
 def _schema_problems(error: ValidationError, root: yaml.Node, filename: str) -> list[Problem]:
