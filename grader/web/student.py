@@ -44,11 +44,11 @@ from grader.services.submissions import (
 from grader.web.context import db_session, queue, settings
 from grader.web.replay import reference_marks, replay_data
 from grader.web.treesvg import NodeMark, tree_svg
+from reference.algorithms import ALGORITHMS
 from reference.exercises.model import Exercise as ExerciseModel
 from reference.tree import Tree
 from reference.values import format_value
 from worker.harness.starter import entry_parameters, starter_source
-from worker.harness.student import WINDOWED
 
 blueprint = Blueprint("student", __name__)
 
@@ -230,7 +230,7 @@ def conventions(model: ExerciseModel) -> list[tuple[str, str]]:
     rows = [("Algorithm", model.algorithm)]
     parameters = entry_parameters(model)
     rows.append(("Entry points", ", ".join(f"{name}({parameters})" for name in model.entry_points)))
-    if model.algorithm in WINDOWED:
+    if ALGORITHMS[model.algorithm].windowed:
         if model.options.prune_on_equality:
             rule = "on equality (AIMA): MAX returns when v >= beta, MIN when v <= alpha"
         else:

@@ -7,19 +7,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
+from reference.algorithms import ALGORITHMS
 from reference.search import SearchOptions, SearchResult, search
 from reference.tree import Number, Tree
 
 ENTRY_POINTS: Mapping[str, tuple[str, ...]] = MappingProxyType(
-    {
-        "minimax": ("max_value", "min_value"),
-        "depth-limited-minimax": ("max_value", "min_value"),
-        "alphabeta": ("max_value", "min_value"),
-        "negamax": ("negamax",),
-        "negamax-alphabeta": ("negamax",),
-        "expectimax": ("max_value", "exp_value"),
-        "expectiminimax": ("max_value", "min_value", "exp_value"),
-    }
+    {name: algorithm.entry_points for name, algorithm in ALGORITHMS.items()}
 )
 """The functions a student's module defines, by algorithm (an exercise may rename them)."""
 

@@ -19,6 +19,7 @@ from collections.abc import Iterator, Mapping
 from fractions import Fraction
 from types import MappingProxyType
 
+from reference.algorithms import ALGORITHMS
 from reference.exercises.model import Exercise, HiddenTreePolicy
 from reference.naming import ROOT_NAME, action_labels, child_names
 from reference.tree import Edge, Kind, Node, Tree
@@ -28,15 +29,7 @@ DEVELOPMENT_KEY = b"gametree-grader development hidden-tree key: not a secret"
 with this one, anybody who has the repository can draw the hidden trees."""
 
 LAYERS: Mapping[str, tuple[Kind, ...]] = MappingProxyType(
-    {
-        "minimax": (Kind.MAX, Kind.MIN),
-        "depth-limited-minimax": (Kind.MAX, Kind.MIN),
-        "alphabeta": (Kind.MAX, Kind.MIN),
-        "negamax": (Kind.MAX, Kind.MIN),
-        "negamax-alphabeta": (Kind.MAX, Kind.MIN),
-        "expectimax": (Kind.MAX, Kind.CHANCE),
-        "expectiminimax": (Kind.MAX, Kind.CHANCE, Kind.MIN, Kind.CHANCE),
-    }
+    {name: algorithm.layers for name, algorithm in ALGORITHMS.items()}
 )
 """The kinds of the internal nodes level by level (repeating), by algorithm."""
 

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import math
 import sys
-import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, NamedTuple
 
+from reference.algorithms import ALGORITHMS, call_decision, find_decision
 from reference.exercises.model import Exercise
 from reference.search import SearchResult, search
 from reference.search.negamax import mover
@@ -31,20 +31,6 @@ from reference.tree import Kind, Node, Number, Tree
 Judge = Callable[[str, Tree], bool]
 """``fails(implementation_source, tree)``: True when the implementation is caught on ``tree``."""
 
-DECISION_FUNCTIONS = {
-    "minimax": "minmax_decision",
-    "depth-limited-minimax": "minmax_decision",
-    "alphabeta": "alpha_beta_search",
-    "negamax": "minmax_decision",
-    "negamax-alphabeta": "alpha_beta_search",
-    "expectimax": "expectiminimax",
-    "expectiminimax": "expectiminimax",
-}
-"""The textbook's decision function ``f(state, game) -> action``, used when a module does
-not define the exercise's entry points."""
-
-WINDOWED = frozenset({"alphabeta", "negamax-alphabeta"})
-NEGAMAX = frozenset({"negamax", "negamax-alphabeta"})
 ROLE_BY_KIND = {Kind.MAX: 0, Kind.MIN: 1, Kind.CHANCE: -1, Kind.LEAF: 0}
 """Which entry point searches a node of each kind (a CHANCE node: the last one)."""
 
@@ -173,16 +159,16 @@ def run_trusted(source: str, exercise: Exercise, tree: Tree) -> Outcome:
     try:
         exec(compile(source, "<implementation>", "exec"), namespace)
         entries = [namespace.get(name) for name in exercise.entry_points]
-        functions = [entry for entry in entries if isinstance(entry, types.FunctionType)]
+        functions = [entry for entry in entries if callable(entry)]
         if len(functions) == len(entries):
             for name, function in zip(exercise.entry_points, functions, strict=True):
                 namespace[name] = _wrap(function, game.seen)
             value = _call_root(namespace, exercise, tree, game)
             return Outcome(tuple(game.seen), value=_number(value), last=game.last)
-        decide = namespace.get(DECISION_FUNCTIONS[exercise.algorithm])
-        if not isinstance(decide, types.FunctionType):
+        found = find_decision(ALGORITHMS[exercise.algorithm], namespace.get)
+        if found is None:
             return Outcome(tuple(game.seen), error="no entry points and no decision function")
-        action = decide(_State(tree.root.name), game)
+        action = call_decision(*found, _State(tree.root.name), game)
         decision = action if isinstance(action, str) else None
         return Outcome(tuple(game.seen), decision=decision, decision_style=True, last=game.last)
     except Exception as error:  # trusted code; a wrong implementation may well raise
@@ -193,9 +179,10 @@ def run_trusted(source: str, exercise: Exercise, tree: Tree) -> Outcome:
 
 def _call_root(namespace: dict[str, Any], exercise: Exercise, tree: Tree, game: TreeGame) -> Any:
     names = exercise.entry_points
-    name = names[0] if exercise.algorithm in NEGAMAX else names[ROLE_BY_KIND[tree.root.kind]]
+    searched = ALGORITHMS[exercise.algorithm]
+    name = names[0] if searched.negamax else names[ROLE_BY_KIND[tree.root.kind]]
     args: list[Any] = [game, _State(tree.root.name)]
-    if exercise.algorithm in WINDOWED:
+    if searched.windowed:
         args += [-math.inf, math.inf]
     if exercise.options.depth_limit is not None:
         args.append(exercise.options.depth_limit)

@@ -129,7 +129,8 @@ def test_missing_entry_point_names_what_the_file_defines(fig52: Tree) -> None:
     ).result.error
     assert error is not None
     assert error.message == (
-        "missing entry point min_value() (or the textbook's alpha_beta_search(state, game)); "
+        "missing entry point min_value() (or the textbook's alpha_beta_search(state, game), "
+        "alpha_beta_cutoff_search(state, game) or alphabeta_search(game, state)); "
         "your file defines helper(), max_value()"
     )
 

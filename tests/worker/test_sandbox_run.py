@@ -78,7 +78,7 @@ def test_a_missing_entry_point_is_a_runtime_error() -> None:
     # Only running the module tells what it defines: the child's word, not a compile error.
     record = run("def maximum(game, state):\n    return 1\n")
     assert record.outcome.verdict is Verdict.RUNTIME_ERROR
-    assert "missing entry point max_value()" in record.outcome.message
+    assert "missing entry points max_value(), min_value()" in record.outcome.message
 
 
 def test_an_exception_is_a_runtime_error_with_lines_of_the_students_file() -> None:

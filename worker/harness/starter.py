@@ -3,14 +3,14 @@ to write, with the parameters the harness calls them with."""
 
 from __future__ import annotations
 
+from reference.algorithms import ALGORITHMS
 from reference.exercises.model import Exercise
-from worker.harness.student import WINDOWED
 
 
 def entry_parameters(exercise: Exercise) -> str:
     """The parameters every entry point of ``exercise`` receives, as written in Python."""
     parameters = "game, state"
-    if exercise.algorithm in WINDOWED:
+    if ALGORITHMS[exercise.algorithm].windowed:
         parameters += ", alpha, beta"
     if exercise.options.depth_limit is not None:
         parameters += ", depth"

@@ -8,6 +8,7 @@ are absent, and reports compile and runtime errors with lines of the student's o
 
 from __future__ import annotations
 
+import contextlib
 import math
 import sys
 import traceback
@@ -16,25 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from reference.algorithms import ALGORITHMS, ROLE_BY_KIND, call_decision, find_decision
 from worker.harness.backend import Backend
 from worker.harness.game import Game, State, token_of
 from worker.harness.values import Described, describe_value
-
-DECISION_FUNCTIONS = {
-    "minimax": "minmax_decision",
-    "depth-limited-minimax": "minmax_decision",
-    "alphabeta": "alpha_beta_search",
-    "negamax": "minmax_decision",
-    "negamax-alphabeta": "alpha_beta_search",
-    "expectimax": "expectiminimax",
-    "expectiminimax": "expectiminimax",
-}
-"""The textbook's decision function for each algorithm, ``f(state, game) -> action``."""
-
-WINDOWED = frozenset({"alphabeta", "negamax-alphabeta"})
-NEGAMAX = frozenset({"negamax", "negamax-alphabeta"})
-ROLE_BY_KIND = {"MAX": 0, "MIN": 1, "CHANCE": -1}
-"""Which of the exercise's entry points searches a node of each kind (CHANCE: the last)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,13 +84,33 @@ def load_module(source: str, filename: str) -> types.ModuleType | StudentError:
         # The file compiles where the trusted side compiled it (see worker.sandbox.compiled);
         # here the process's own limits stopped it. (A MemoryError goes up, as any other.)
         return runtime_error(error, filename, source)
-    module = types.ModuleType("submission")
+    module = types.ModuleType(module_name(filename))
     module.__file__ = filename
+    # A real module: the standard library finds it where it finds any imported one
+    # (dataclasses, typing.get_type_hints, pickle and enum look it up in sys.modules).
+    sys.modules[module.__name__] = module
     try:
         exec(code, module.__dict__)
     except BaseException as error:  # the module's top level failed; report it as theirs
+        unload(module)
         return runtime_error(error, filename, source)
     return module
+
+
+def module_name(filename: str) -> str:
+    """The name the student's module is loaded under: its file's stem when that is an
+    identifier naming no module already loaded (``random.py`` must not replace the
+    standard library's ``random``), else ``submission``."""
+    stem = filename.rsplit("/", 1)[-1].removesuffix(".py")
+    if stem.isidentifier() and stem not in sys.modules and stem not in sys.stdlib_module_names:
+        return stem
+    return "submission"
+
+
+def unload(module: types.ModuleType) -> None:
+    """Take the student's module out of ``sys.modules`` (if it is still the one there)."""
+    if sys.modules.get(module.__name__) is module:
+        del sys.modules[module.__name__]
 
 
 def runtime_error(error: BaseException, filename: str, source: str) -> StudentError:
@@ -129,11 +135,15 @@ def runtime_error(error: BaseException, filename: str, source: str) -> StudentEr
 
 
 def _defined_functions(module: types.ModuleType) -> tuple[str, ...]:
+    """The callables the student's file itself defines (not the ones it imports)."""
     return tuple(
         sorted(
             name
             for name, value in vars(module).items()
-            if isinstance(value, types.FunctionType) and not name.startswith("__")
+            if callable(value)
+            and not name.startswith("__")
+            and not isinstance(value, types.ModuleType)
+            and getattr(value, "__module__", module.__name__) == module.__name__
         )
     )
 
@@ -141,13 +151,15 @@ def _defined_functions(module: types.ModuleType) -> tuple[str, ...]:
 def _wrap(
     function: Callable[..., Any], name: str, spec: EntrySpec, backend: Backend
 ) -> Callable[..., Any]:
-    windowed = spec.algorithm in WINDOWED
+    windowed = ALGORITHMS[spec.algorithm].windowed
     depth_limited = spec.depth_limit is not None
+    # The depth follows the window: (game, state, alpha, beta, depth) or (game, state, depth).
+    at = 2 if windowed else 0
 
     def entry(game: Any, state: Any, *args: Any, **kwargs: Any) -> Any:
         alpha = describe_value(args[0]) if windowed and len(args) > 0 else None
         beta = describe_value(args[1]) if windowed and len(args) > 1 else None
-        depth = describe_value(args[0]) if depth_limited and len(args) > 0 else None
+        depth = describe_value(args[at]) if depth_limited and len(args) > at else None
         token = token_of(state)
         backend.note_call(name, token, alpha, beta, depth)
         value = function(game, state, *args, **kwargs)
@@ -180,33 +192,52 @@ def run_student(
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, spec.recursion_limit))
     try:
-        functions = [entry for entry in entries if isinstance(entry, types.FunctionType)]
+        # Any callable will do: a function, a decorated one (lru_cache), a bound method, an
+        # object with __call__.
+        functions = [entry for entry in entries if callable(entry)]
         if len(functions) == len(entries):
             for name, function in zip(spec.entry_points, functions, strict=True):
-                setattr(module, name, _wrap(function, name, spec, backend))
+                _install(module, name, _wrap(function, name, spec, backend), function)
             return _search_root(module, spec, game, root, defines)
-        decision_name = DECISION_FUNCTIONS.get(spec.algorithm)
-        decision_function = getattr(module, decision_name or "", None)
-        if isinstance(decision_function, types.FunctionType):
-            action = decision_function(root, game)
+        found = find_decision(ALGORITHMS[spec.algorithm], lambda name: getattr(module, name, None))
+        if found is not None:
+            action = call_decision(*found, root, game)
             text = action if type(action) is str else None
             return StudentResult(decision=text, decision_style=True, defines=defines)
     except BaseException as error:
         return StudentResult(error=runtime_error(error, filename, source), defines=defines)
     finally:
         sys.setrecursionlimit(old_limit)
+        unload(module)
     return StudentResult(error=_missing(spec, defines, module), defines=defines)
+
+
+def _install(
+    module: types.ModuleType, name: str, wrapped: Callable[..., Any], function: object
+) -> None:
+    """Put the noting wrapper where the student's search calls ``name``: the module's
+    global, and, for a bound method, the instance's attribute too (its recursion goes
+    through ``self.min_value``, not through the module)."""
+    setattr(module, name, wrapped)
+    owner = getattr(function, "__self__", None)
+    method = getattr(function, "__name__", None)
+    if isinstance(function, types.MethodType) and owner is not None and method is not None:
+        # An instance attribute is not bound: it takes the same arguments as the method.
+        # Without an instance dictionary, the module's name is all there is to replace.
+        with contextlib.suppress(AttributeError, TypeError):
+            setattr(owner, method, wrapped)
 
 
 def _search_root(
     module: types.ModuleType, spec: EntrySpec, game: Game, root: State, defines: tuple[str, ...]
 ) -> StudentResult:
-    if spec.algorithm in NEGAMAX:
+    searched = ALGORITHMS[spec.algorithm]
+    if searched.negamax:
         entry = getattr(module, spec.entry_points[0])
     else:
         entry = getattr(module, spec.entry_points[ROLE_BY_KIND[spec.root_kind]])
     args: list[Any] = [game, root]
-    if spec.algorithm in WINDOWED:
+    if searched.windowed:
         args += [-math.inf, math.inf]
     if spec.depth_limit is not None:
         args.append(spec.depth_limit)
@@ -217,11 +248,15 @@ def _search_root(
 def _missing(spec: EntrySpec, defines: tuple[str, ...], module: types.ModuleType) -> StudentError:
     absent = [name for name in spec.entry_points if not callable(getattr(module, name, None))]
     wanted = ", ".join(f"{name}()" for name in absent)
-    decision = DECISION_FUNCTIONS.get(spec.algorithm)
+    decisions = [
+        f"{decision.name}({'state, game' if decision.state_first else 'game, state'})"
+        for decision in ALGORITHMS[spec.algorithm].decisions
+    ]
     found = ", ".join(f"{name}()" for name in defines) or "no functions"
-    message = f"missing entry point {wanted}"
-    if decision:
-        message += f" (or the textbook's {decision}(state, game))"
+    message = f"missing entry point{'s' if len(absent) > 1 else ''} {wanted}"
+    if decisions:
+        alternatives = ", ".join(decisions[:-1]) + " or " + decisions[-1]
+        message += f" (or the textbook's {alternatives if len(decisions) > 1 else decisions[0]})"
     message += f"; your file defines {found}"
     # Found only once the module has run (its top level may define anything): an error of
     # the run, not of the file's compiling.

@@ -1,0 +1,149 @@
+"""The registry of the search algorithms students implement: one entry per algorithm.
+
+Everything the grader needs to know about an algorithm lives in its entry here: the entry
+functions a student's module defines and the arguments they take, whether they carry an
+alpha-beta window, whether values are for the player to move (negamax), the textbook's
+decision functions that may stand in for the entry functions, and the kinds of the internal
+nodes of its hidden trees, level by level. The harness, the trusted runner, the hidden-tree
+generator and the exercise model read these facts from here; adding an algorithm is adding
+one entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from reference.tree import Kind
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionFunction:
+    """A textbook function that returns the move to make at the root.
+
+    ``state_first``: called ``f(state, game)`` (AIMA 3rd edition, aima-python's
+    ``games.py``) rather than ``f(game, state)`` (the 4th edition's notebook).
+    ``returns_pair``: it returns ``(value, move)`` rather than the move alone."""
+
+    name: str
+    state_first: bool = True
+    returns_pair: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Algorithm:
+    """One search algorithm as students write it."""
+
+    name: str
+    entry_points: tuple[str, ...]
+    """The functions a student's module defines (an exercise may rename them), in the order
+    of the node kinds they search: MAX, MIN, then CHANCE (negamax: one function)."""
+    layers: tuple[Kind, ...]
+    """The kinds of a hidden tree's internal nodes, level by level (repeating)."""
+    windowed: bool = False
+    """Entry functions take ``(game, state, alpha, beta)``."""
+    negamax: bool = False
+    """One entry function; values are for the player to move."""
+    decisions: tuple[DecisionFunction, ...] = ()
+    """Decision functions that may stand in for the entry functions, first preferred."""
+
+    @property
+    def decision_names(self) -> tuple[str, ...]:
+        """The names of the decision functions, first preferred."""
+        return tuple(decision.name for decision in self.decisions)
+
+
+_MINIMAX_DECISIONS = (
+    DecisionFunction("minmax_decision"),
+    DecisionFunction("minimax_decision"),
+    DecisionFunction("minimax_search", state_first=False, returns_pair=True),
+)
+_ALPHABETA_DECISIONS = (
+    DecisionFunction("alpha_beta_search"),
+    DecisionFunction("alpha_beta_cutoff_search"),
+    DecisionFunction("alphabeta_search", state_first=False, returns_pair=True),
+)
+_CHANCE_DECISIONS = (DecisionFunction("expectiminimax"), DecisionFunction("expect_minmax"))
+_MAX_MIN = (Kind.MAX, Kind.MIN)
+
+ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType(
+    {
+        algorithm.name: algorithm
+        for algorithm in (
+            Algorithm(
+                "minimax", ("max_value", "min_value"), _MAX_MIN, decisions=_MINIMAX_DECISIONS
+            ),
+            Algorithm(
+                "depth-limited-minimax",
+                ("max_value", "min_value"),
+                _MAX_MIN,
+                decisions=_MINIMAX_DECISIONS,
+            ),
+            Algorithm(
+                "alphabeta",
+                ("max_value", "min_value"),
+                _MAX_MIN,
+                windowed=True,
+                decisions=_ALPHABETA_DECISIONS,
+            ),
+            Algorithm(
+                "negamax", ("negamax",), _MAX_MIN, negamax=True, decisions=_MINIMAX_DECISIONS
+            ),
+            Algorithm(
+                "negamax-alphabeta",
+                ("negamax",),
+                _MAX_MIN,
+                windowed=True,
+                negamax=True,
+                decisions=_ALPHABETA_DECISIONS,
+            ),
+            Algorithm(
+                "expectimax",
+                ("max_value", "exp_value"),
+                (Kind.MAX, Kind.CHANCE),
+                decisions=_CHANCE_DECISIONS,
+            ),
+            Algorithm(
+                "expectiminimax",
+                ("max_value", "min_value", "exp_value"),
+                (Kind.MAX, Kind.CHANCE, Kind.MIN, Kind.CHANCE),
+                decisions=_CHANCE_DECISIONS,
+            ),
+        )
+    }
+)
+"""Every algorithm, by name."""
+
+
+def algorithm(name: str) -> Algorithm:
+    """The algorithm called ``name`` (KeyError for an unknown one)."""
+    return ALGORITHMS[name]
+
+
+ROLE_BY_KIND: Mapping[str, int] = MappingProxyType({"MAX": 0, "MIN": 1, "CHANCE": -1})
+"""Which of an algorithm's entry points searches a node of each kind (CHANCE: the last)."""
+
+
+def find_decision(
+    algorithm: Algorithm, lookup: Callable[[str], object]
+) -> tuple[DecisionFunction, Callable[..., Any]] | None:
+    """The first of ``algorithm``'s decision functions that ``lookup(name)`` finds callable,
+    with what it found; None when there is none."""
+    for decision in algorithm.decisions:
+        found = lookup(decision.name)
+        if callable(found):
+            return decision, found
+    return None
+
+
+def call_decision(
+    decision: DecisionFunction, function: Callable[..., Any], state: object, game: object
+) -> object:
+    """The move a decision function returns for ``state``, called the way its edition
+    calls it (a ``(value, move)`` pair gives its move)."""
+    result = function(state, game) if decision.state_first else function(game, state)
+    if decision.returns_pair and type(result) is tuple and len(result) == 2:
+        return result[1]
+    return result

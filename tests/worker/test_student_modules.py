@@ -1,0 +1,254 @@
+"""Correct code as students really write it passes, graded through the sandbox: a module the
+standard library can find, entry points that are any callables, the window before the
+depth, the textbook's decision functions of both editions; a missing entry point is named."""
+
+from __future__ import annotations
+
+import dataclasses
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reference.exercises import Exercise, load_catalog
+from reference.hidden import DEVELOPMENT_KEY
+from worker.grading import grade
+
+EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
+CATALOG = load_catalog(EXERCISES)
+MINIMAX = CATALOG.get("aima-fig5.2-minimax")
+ALPHABETA = CATALOG.get("aima-fig5.2-alphabeta")
+
+
+def graded(source: str, exercise: Exercise, filename: str = "search.py") -> dict[str, Any]:
+    return grade(
+        exercise,
+        textwrap.dedent(source),
+        filename,
+        key=DEVELOPMENT_KEY,
+        exercises_dir=EXERCISES,
+        draw="student-modules",
+    )
+
+
+def assert_passes(report: dict[str, Any]) -> None:
+    assert report["verdict"] == "passed", (report["message"], report["cases"][0])
+    assert report["score"] == report["max_score"]
+
+
+DATACLASS = """
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Best:
+    value: float
+    action: str | None = None
+
+
+def max_value(game, state):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    best = Best(-math.inf)
+    for action in game.actions(state):
+        best = max(best, Best(min_value(game, game.result(state, action)), action),
+                   key=lambda b: b.value)
+    return best.value
+
+
+def min_value(game, state):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    return min(max_value(game, game.result(state, a)) for a in game.actions(state))
+"""
+
+
+def test_a_dataclass_under_postponed_annotations_works() -> None:
+    assert_passes(graded(DATACLASS, MINIMAX))
+
+
+def test_the_module_is_found_under_its_name_while_it_runs() -> None:
+    source = DATACLASS + textwrap.dedent(
+        """
+        import sys
+        import typing
+
+        assert sys.modules[__name__].Best is Best
+        assert typing.get_type_hints(Best)["value"] is float
+        assert __name__ == "search"
+        """
+    )
+    assert_passes(graded(source, MINIMAX))
+
+
+def test_a_file_named_like_a_standard_module_does_not_replace_it() -> None:
+    source = DATACLASS + "\nimport random\n\nassert random.choice([1]) == 1\n"
+    assert_passes(graded(source, MINIMAX, filename="random.py"))
+
+
+LRU_CACHED = """
+import functools
+import math
+
+
+@functools.lru_cache(maxsize=None)
+def max_value(game, state):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    return max(min_value(game, game.result(state, a)) for a in game.actions(state))
+
+
+@functools.lru_cache(maxsize=None)
+def min_value(game, state):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    return min(max_value(game, game.result(state, a)) for a in game.actions(state))
+"""
+
+BOUND_METHODS = """
+import math
+
+
+class Agent:
+    def __init__(self):
+        self.calls = 0
+
+    def max_value(self, game, state):
+        self.calls += 1
+        if game.terminal_test(state):
+            return game.utility(state, "MAX")
+        return max(self.min_value(game, game.result(state, a)) for a in game.actions(state))
+
+    def min_value(self, game, state):
+        self.calls += 1
+        if game.terminal_test(state):
+            return game.utility(state, "MAX")
+        return min(self.max_value(game, game.result(state, a)) for a in game.actions(state))
+
+
+agent = Agent()
+max_value = agent.max_value
+min_value = agent.min_value
+"""
+
+CALLABLE_OBJECTS = """
+class Value:
+    def __init__(self, pick, other):
+        self.pick, self.other = pick, other
+
+    def __call__(self, game, state):
+        if game.terminal_test(state):
+            return game.utility(state, "MAX")
+        search = globals()[self.other]
+        return self.pick(search(game, game.result(state, a)) for a in game.actions(state))
+
+
+max_value = Value(max, "min_value")
+min_value = Value(min, "max_value")
+"""
+
+
+@pytest.mark.parametrize(
+    "source",
+    [LRU_CACHED, BOUND_METHODS, CALLABLE_OBJECTS],
+    ids=["lru_cache", "bound methods", "callable objects"],
+)
+def test_entry_points_may_be_any_callables(source: str) -> None:
+    report = graded(source, MINIMAX)
+    assert_passes(report)
+    # Every node's call was noted: none is merely "not observed".
+    verdicts = {node["verdict"] for node in report["cases"][0]["nodes"]}
+    assert verdicts == {"ok"}
+
+
+def test_a_missing_entry_point_is_named_with_what_the_file_defines() -> None:
+    source = "import functools\nfrom math import inf\n\n@functools.lru_cache\n"
+    source += "def max_value(game, state):\n    return inf\n\ndef helper():\n    pass\n"
+    report = graded(source, MINIMAX)
+    assert report["verdict"] == "runtime_error"
+    message = report["message"]
+    assert message.startswith("missing entry point min_value() (or the textbook's ")
+    assert message.endswith("your file defines helper(), max_value()")
+    assert "lru_cache" not in message and "inf" not in message.split("defines")[1]
+
+
+DEPTH_LIMITED_ALPHABETA = """
+import math
+
+
+def max_value(game, state, alpha, beta, depth):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    if depth == 0:
+        return game.eval(state)
+    v = -math.inf
+    for action in game.actions(state):
+        v = max(v, min_value(game, game.result(state, action), alpha, beta, depth - 1))
+        if v >= beta:
+            return v
+        alpha = max(alpha, v)
+    return v
+
+
+def min_value(game, state, alpha, beta, depth):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    if depth == 0:
+        return game.eval(state)
+    v = math.inf
+    for action in game.actions(state):
+        v = min(v, max_value(game, game.result(state, action), alpha, beta, depth - 1))
+        if v <= alpha:
+            return v
+        beta = min(beta, v)
+    return v
+"""
+
+
+def test_depth_limited_alphabeta_reads_the_depth_after_the_window() -> None:
+    # Alpha is 3 (an int) once B returns: it was read as the depth.
+    options = dataclasses.replace(ALPHABETA.options, depth_limit=2)
+    exercise = dataclasses.replace(ALPHABETA, options=options)
+    report = graded(DEPTH_LIMITED_ALPHABETA, exercise)
+    assert_passes(report)
+
+
+FOURTH_EDITION = """
+import math
+
+
+def minimax_search(game, state):
+    player = game.to_move(state)
+
+    def max_value(state):
+        if game.terminal_test(state):
+            return game.utility(state, player), None
+        v, move = -math.inf, None
+        for a in game.actions(state):
+            v2, _ = min_value(game.result(state, a))
+            if v2 > v:
+                v, move = v2, a
+        return v, move
+
+    def min_value(state):
+        if game.terminal_test(state):
+            return game.utility(state, player), None
+        v, move = math.inf, None
+        for a in game.actions(state):
+            v2, _ = max_value(game.result(state, a))
+            if v2 < v:
+                v, move = v2, a
+        return v, move
+
+    return max_value(state)
+"""
+
+
+def test_the_fourth_editions_search_returning_value_and_move_is_graded() -> None:
+    report = graded(FOURTH_EDITION, MINIMAX)
+    assert_passes(report)
+    assert report["cases"][0]["decision"]["actual"] == "a1"
