@@ -252,3 +252,36 @@ def test_the_fourth_editions_search_returning_value_and_move_is_graded() -> None
     report = graded(FOURTH_EDITION, MINIMAX)
     assert_passes(report)
     assert report["cases"][0]["decision"]["actual"] == "a1"
+
+
+STOCHASTIC_GAME = """
+import math
+
+
+def value(game, state):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    return max_value(game, state) if game.to_move(state) == "MAX" else exp_value(game, state)
+
+
+def max_value(game, state):
+    return max(value(game, game.result(state, a)) for a in game.actions(state))
+
+
+def exp_value(game, state):
+    total = 0
+    for chance in game.chances(state):
+        total += game.probability(chance) * value(game, game.outcome(state, chance))
+    return total
+"""
+
+
+def test_aima_pythons_stochastic_game_names_are_answered() -> None:
+    assert_passes(graded(STOCHASTIC_GAME, CATALOG.get("expectimax-dice")))
+
+
+def test_a_refused_import_lists_what_may_be_imported() -> None:
+    report = graded(DATACLASS + "\nimport numpy as np\n", MINIMAX)
+    assert report["verdict"] == "runtime_error"
+    assert "No module named 'numpy' can be imported here; these can: " in report["message"]
+    assert "dataclasses" in report["message"] and "math" in report["message"]

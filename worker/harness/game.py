@@ -42,10 +42,11 @@ def token_of(state: object) -> str | None:
 class Game:
     """The game tree as the student's code sees it (aima-python's ``Game`` interface)."""
 
-    __slots__ = ("_backend",)
+    __slots__ = ("_backend", "_probabilities")
 
     def __init__(self, backend: Backend) -> None:
         self._backend = backend
+        self._probabilities: dict[str, Any] = {}
 
     def _ask(self, method: str, state: object, argument: str | None = None) -> Any:
         token = token_of(state)
@@ -93,6 +94,30 @@ class Game:
     def chance_outcomes(self, state: object) -> list[tuple[str, Any]]:
         """``(action, probability)`` pairs of a chance state, in order."""
         return [(action, p) for action, p in self._ask("chance_outcomes", state)]
+
+    # aima-python's StochasticGame names: a chance event is an action of a chance state.
+
+    def chances(self, state: object) -> list[str]:
+        """The chance events of a chance ``state``, in order (aima-python's ``chances``)."""
+        outcomes = self.chance_outcomes(state)
+        # Kept for every chance state asked so far, not the last one only: a search asks the
+        # chances of the states below before it asks the probability of the next event here.
+        self._probabilities.update(outcomes)
+        return [action for action, _ in outcomes]
+
+    def outcome(self, state: object, chance: object) -> State:
+        """The state chance event ``chance`` leads to (aima-python's ``outcome``)."""
+        return self.result(state, chance)
+
+    def probability(self, chance: object) -> Any:
+        """The probability of chance event ``chance``, of a chance state whose
+        :meth:`chances` were asked (aima-python's ``probability``; an event's name is its
+        action's, which names its state)."""
+        if type(chance) is not str or chance not in self._probabilities:
+            raise GameError(
+                f"game.probability({chance!r}): ask game.chances(state) of its state first"
+            )
+        return self._probabilities[chance]
 
     def __repr__(self) -> str:
         return "<game>"

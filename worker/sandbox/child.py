@@ -21,6 +21,7 @@ from worker.harness.game import Game, State
 from worker.harness.student import EntrySpec, StudentError, StudentResult, run_student
 from worker.harness.values import Described
 from worker.sandbox.confinement import Confinement, arrange_fds, confine
+from worker.sandbox.importable import PRELOADED
 from worker.sandbox.limits import ChildPlan
 from worker.sandbox.protocol import (
     HEADER,
@@ -208,13 +209,17 @@ def _redirect_output() -> tuple[io.TextIOWrapper, io.TextIOWrapper]:
     return streams[0], streams[1]
 
 
+_IMPORTABLE = ", ".join(PRELOADED)
+
+
 class _NoImports:
     """The last finder: modules the fork-server did not load cannot be loaded (no open())."""
 
     @staticmethod
     def find_spec(name: str, path: object = None, target: object = None) -> None:
         raise ModuleNotFoundError(
-            f"No module named {name!r} (only preloaded modules can be imported here)", name=name
+            f"No module named {name!r} can be imported here; these can: {_IMPORTABLE}",
+            name=name,
         )
 
 

@@ -38,6 +38,7 @@ from typing import Any
 
 from worker.sandbox.child import run_child
 from worker.sandbox.confinement import Confinement, arrange_fds, confine
+from worker.sandbox.importable import PRELOADED
 from worker.sandbox.limits import ChildPlan, vm_size_bytes
 from worker.sandbox.seccomp_filter import (
     REQUESTS_FD,
@@ -46,31 +47,6 @@ from worker.sandbox.seccomp_filter import (
     compile_filter,
 )
 from worker.sandbox.warmup import warm_up
-
-PRELOADED = (
-    "abc",
-    "bisect",
-    "collections",
-    "copy",
-    "dataclasses",
-    "decimal",
-    "enum",
-    "fractions",
-    "functools",
-    "heapq",
-    "itertools",
-    "json",
-    "math",
-    "numbers",
-    "operator",
-    "random",
-    "re",
-    "statistics",
-    "string",
-    "time",
-    "typing",
-)
-"""What a student's module may import (anything else needs open(), which the filter refuses)."""
 
 _MESSAGE = 4096
 _ALL_CPUS = os.sched_getaffinity(0)
