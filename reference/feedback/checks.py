@@ -64,11 +64,36 @@ class Context:
                 self.student.calls, self.student.events, self.ref.windows, self.expected_depth
             )
         """The nodes :meth:`bounds_mismatch` finds a mismatch at."""
+        self.unasked = self._unasked()
+        """The nodes the reference scores that the student's search visited without asking
+        their value, each with the request the reference makes there."""
         self.cut_at: dict[str, tuple[str, str]] = {}
         """The cut-off of each child cut off, as :mod:`reference.feedback.explain` tells it."""
         self.pruned_rest: dict[int, str] = {}
         """The end of a pruned node's sentence, after its name, by the ``id`` of the
         ``Unvisited`` that says why (see :func:`reference.feedback.explain.pruned_reason`)."""
+
+    def _unasked(self) -> dict[str, str]:
+        index = self.geometry.index
+        visited, asked = self.student.visited_in_preorder, self.student.asked_in_preorder
+        unasked: dict[str, str] = {}
+        for name, method in self.ref.evaluated.items():
+            at = index[name]
+            if visited[at] and not asked[at]:
+                unasked[name] = method
+        return unasked
+
+    def unasked_message(self, name: str) -> str:
+        """The sentence for a node visited without asking its value."""
+        method = self.unasked[name]
+        where = ""
+        limit = self.options.depth_limit
+        if method == "eval" and limit is not None and self.geometry.depth[name] >= limit:
+            where = " (the depth limit)"
+        return (
+            f"{name} was visited, but its value was never asked: the reference asks "
+            f"game.{method} there{where}."
+        )
 
     def _depth_counts_down(self) -> bool:
         """Whether the student's depth argument is the depth remaining (else: depth so far).

@@ -22,11 +22,13 @@ from reference.feedback.answer import Answer
 from reference.feedback.checks import Context
 from reference.feedback.explain import extra_divergence, missed_divergence, order_divergence
 from reference.feedback.verdicts import Divergence
+from reference.observed import Return
 from reference.values import format_value
 
-Cause = Literal["repeated", "departure", "bounds", "inside", "value"]
+Cause = Literal["repeated", "departure", "bounds", "unasked", "inside", "value"]
 """What went wrong first: a repeat, a first visit out of order, a window or depth, a node
-that returned while the reference still searches inside it, a value."""
+visited without asking its value, a node that returned while the reference still searches
+inside it, a value."""
 
 
 def first_divergence(ctx: Context, answer: Answer) -> Divergence | None:
@@ -51,9 +53,16 @@ def first_divergence(ctx: Context, answer: Answer) -> Divergence | None:
         position = max(seen, student.calls[name])
         if position < limit:
             limit, cause = position, ("bounds", name)
+    for name in ctx.unasked:
+        position = _left_at(ctx, name, limit)
+        if position < limit:
+            limit, cause = position, ("unasked", name)
     found = _first_wrong_return(ctx, visits[:departs], limit)
     if found is not None:
         limit, cause = found
+    if cause is None and ctx.unasked:  # the search ended inside a node it never asked about
+        name = min(ctx.unasked, key=first_visit.__getitem__)
+        limit, cause = first_visit[name], ("unasked", name)
     if cause is not None:
         return _divergence(ctx, cause, limit, departs)
     if departs < len(expected):
@@ -62,6 +71,22 @@ def first_divergence(ctx: Context, answer: Answer) -> Divergence | None:
     if answer.message is not None:
         return Divergence(ctx.tree.root.name, answer.message)
     return None
+
+
+def _left_at(ctx: Context, name: str, limit: int) -> int:
+    """Where the student's search left ``name`` (returned from it, or asked about a node
+    outside its subtree) after visiting it, if before ``limit``; else ``limit``."""
+    index, end = ctx.geometry.index, ctx.geometry.end
+    at, events = index[name], ctx.observed.events
+    stop = end[at]
+    for position in range(ctx.student.first_visit[name] + 1, min(limit, len(events))):
+        event = events[position]
+        other = index.get(event.node)
+        if other is None:
+            continue
+        if not at <= other < stop or (other == at and type(event) is Return):
+            return position
+    return limit
 
 
 def _departure_index(order: list[str], expected: list[str]) -> int:
@@ -115,6 +140,8 @@ def _divergence(ctx: Context, cause: tuple[Cause, str], position: int, departs: 
         following = expected[departs] if departs < len(expected) else None
         node, message = _departure(ctx, name, following)
         return Divergence(node, message, position)
+    if kind == "unasked":
+        return Divergence(name, ctx.unasked_message(name), position)
     if kind == "bounds":
         mismatch = ctx.bounds_mismatch(name)
     elif kind == "value":

@@ -175,6 +175,7 @@ class NodeJudge:
             | student.out_of_order.keys()
             | ctx.wrong_bounds
             | ctx.wrong_values
+            | ctx.unasked.keys()
         )
         """The nodes that may get a verdict worse than missed: all others are fine."""
         self.described: dict[int, tuple[bool, str]] = {}
@@ -220,8 +221,9 @@ class NodeJudge:
         return Verdict.OK, expected, value, f"{name} returned {value}{within}."
 
     def suspected(self, name: str, allowed: Allowed | None) -> Judgement | None:
-        """The judgement on a visited node that was repeated, out of order, or screened for a
-        wrong window, depth or value; None when it is fine after all."""
+        """The judgement on a visited node that was repeated, out of order, visited without
+        asking its value, or screened for a wrong window, depth or value; None when it is
+        fine after all."""
         ctx = self.ctx
         if name in ctx.student.repeated:
             return (
@@ -239,6 +241,8 @@ class NodeJudge:
                 f"{name} was visited before {sibling}, which comes first in search order "
                 f"({order_text(ctx)}).",
             )
+        if name in ctx.unasked:
+            return Verdict.MISSED, "value asked", "value never asked", ctx.unasked_message(name)
         mismatch = ctx.bounds_mismatch(name) if name in ctx.wrong_bounds else None
         if mismatch is not None:
             return Verdict.WRONG_BOUNDS, mismatch.expected, mismatch.actual, mismatch.message

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from reference.feedback.geometry import Geometry
-from reference.search import Backup, Cutoff, Enter, SearchResult, Trace
+from reference.search import Backup, Cutoff, Enter, Evaluate, SearchResult, Trace
 from reference.tree import Number
 
 
@@ -40,6 +40,9 @@ class ReferenceView:
     unvisited: dict[str, Unvisited] = field(default_factory=dict)
     visited: set[str] = field(default_factory=set)
     """The nodes in ``order``."""
+    evaluated: dict[str, str] = field(default_factory=dict)
+    """The nodes the reference scores, each with the game request that scores it
+    (``utility`` for a finished game, ``eval`` at a cut-off)."""
 
     def backup(self, child: str) -> Backup | None:
         """The (last) back-up of ``child`` into its parent: only the sentence on a missed
@@ -68,6 +71,8 @@ def read_reference(result: SearchResult, geometry: Geometry) -> ReferenceView:
                 windows[event.node] = (event.alpha, event.beta)
         elif type(event) is Backup:
             last_backup = event
+        elif type(event) is Evaluate:
+            view.evaluated[event.node] = "utility" if event.source == "utility" else "eval"
         elif type(event) is Cutoff:
             assert last_backup is not None and last_backup.node == event.node
             view.cutoffs[event.node] = (last_backup, event)

@@ -17,6 +17,8 @@ from reference.tree import Number
 
 NEVER, OPEN, FINISHED = 0, 1, 2
 """The states of a node while the trace is read (a node once visited is open or finished)."""
+VALUE_METHODS = frozenset({"utility", "eval"})
+"""The game requests that ask what a node is worth."""
 
 
 @dataclass(slots=True)
@@ -42,6 +44,9 @@ class StudentView:
     out_of_order: dict[str, str] = field(default_factory=dict)
     """For a node visited before a sibling that comes first in search order: that sibling."""
     visited_in_preorder: bytearray = field(default_factory=bytearray)
+    asked_in_preorder: bytearray = field(default_factory=bytearray)
+    """Non-zero for each node whose value the search asked the game (``utility`` or
+    ``eval``), in the tree's preorder."""
     """Non-zero for each node visited, in the tree's preorder (as the columns below: what
     the dictionaries say, for every node)."""
     returned_in_preorder: list[Number | None] = field(default_factory=list)
@@ -57,6 +62,11 @@ class StudentView:
     def visited(self, name: str) -> bool:
         """True when the student's code asked the game about ``name``."""
         return name in self.first_visit
+
+    def from_own_cache(self, name: str) -> bool:
+        """True when an entry function was called on ``name`` and returned, but the game was
+        never asked about it: the student's code answered from its own memo or cache."""
+        return name in self.returns and name not in self.first_visit
 
     def first_call(self, name: str) -> Call | None:
         """The first call of an entry function on ``name``, if it received a bound or a depth."""
@@ -85,6 +95,8 @@ def read_student(observed: Observed, geometry: Geometry) -> StudentView:
     index, end = geometry.index, geometry.end
     count = len(end)
     state = bytearray(count)
+    asked = bytearray(count)
+    value_methods = VALUE_METHODS
     called = bytearray(count)
     has_returned = bytearray(count)
     returned_at: list[Number | None] = [None] * count
@@ -106,6 +118,8 @@ def read_student(observed: Observed, geometry: Geometry) -> StudentView:
             continue
         kind = type(event)
         if kind is visit:
+            if event.method in value_methods:  # type: ignore[union-attr]  # a Visit (kind)
+                asked[at] = 1
             if stack:
                 top = stack[-1]
                 if top == at:
@@ -162,6 +176,7 @@ def read_student(observed: Observed, geometry: Geometry) -> StudentView:
                 else:
                     _close_from(stack, state, at)
     view.visited_in_preorder = state
+    view.asked_in_preorder = asked
     view.returned_in_preorder = returned_at
     view.has_returned_in_preorder = has_returned
     view.first_visit_in_preorder = first_seen

@@ -435,7 +435,13 @@ def test_nothing_observed() -> None:
 
 def test_visits_alone_without_calls_are_judged_by_order() -> None:
     tree = parse_compact(FIG52)
-    events = [Visit(name, "terminal_test") for name in search(tree, "alphabeta").trace.visited()]
+    evaluated = set(search(tree, "alphabeta").trace.evaluated())
+    events = [
+        Visit(name, method)
+        for name in search(tree, "alphabeta").trace.visited()
+        for method in ("terminal_test", "utility")
+        if method == "terminal_test" or name in evaluated
+    ]
     feedback = judge(tree, search(tree, "alphabeta"), Observed(events=list(events), root_value=3))
 
     assert set(feedback.verdicts().values()) == {Verdict.NOT_OBSERVED, PRUNED}
