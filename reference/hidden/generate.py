@@ -69,10 +69,37 @@ def seeded_tree(exercise: Exercise, seed: bytes, index: int) -> Tree:
     # Heights cycle through the policy's range from a seeded start, so any run of
     # consecutive candidates has trees of both parities (leaves under MAX and under MIN).
     offset = int.from_bytes(seed[:4], "big")
-    height = heights[(offset + index) % len(heights)]
     layers = LAYERS.get(exercise.algorithm, LAYERS["minimax"])
-    heuristics = exercise.options.depth_limit is not None
-    return random_tree(rng, policy, height, layers, heuristics=heuristics)
+    limit = exercise.options.depth_limit
+    if limit is None:
+        height = heights[(offset + index) % len(heights)]
+        return random_tree(rng, policy, height, layers)
+    height, layers = depth_limited_shape(heights, layers, limit, offset + index)
+    return random_tree(rng, policy, height, layers, heuristics=True)
+
+
+def depth_limited_shape(
+    heights: range, layers: tuple[Kind, ...], limit: int, turn: int
+) -> tuple[int, tuple[Kind, ...]]:
+    """The height and the layers (from the root down) of depth-limited candidate ``turn``.
+
+    Every tree is searched with the exercise's one depth limit, so which player is to
+    move at the cut-off states depends on the root: the root is MAX or MIN (the layers
+    then start from MIN), so that scoring a cut-off state from the wrong
+    side at MIN states shows. The heights are the policy's above the limit (every tree
+    has cut-off states) when these include both parities of the distance from the
+    cut-off to the deepest leaves; else all of the policy's. Candidates cycle through
+    every (root, height) pair from the seeded ``turn``, so a short run of them holds
+    both root kinds and both parities.
+    """
+    above = [height for height in heights if height > limit]
+    usable = above if len({(height - limit) % 2 for height in above}) == 2 else list(heights)
+    roots = [layers]
+    if Kind.MIN in layers:
+        start = layers.index(Kind.MIN)
+        roots.append(layers[start:] + layers[:start])
+    shapes = [(height, kinds) for kinds in roots for height in usable]
+    return shapes[turn % len(shapes)]
 
 
 def candidates(exercise: Exercise, key: bytes, start: int = 0) -> Iterator[Tree]:

@@ -110,10 +110,18 @@ def check_names(tree: Tree) -> None:
         assert [edge.action for edge in node.edges] == action_labels(node.name, count)
 
 
+def root_layers(exercise: Exercise, tree: Tree) -> tuple[Kind, ...]:
+    """The exercise's layers, started from the root's kind (a depth-limited tree may have a
+    MIN root)."""
+    layers = LAYERS[exercise.algorithm]
+    start = layers.index(tree.root.kind)
+    return layers[start:] + layers[:start]
+
+
 def check_shape(exercise: Exercise, tree: Tree) -> None:
     policy = exercise.hidden
     assert policy.min_depth <= tree.height() <= policy.max_depth
-    layers = LAYERS[exercise.algorithm]
+    layers = root_layers(exercise, tree)
     depth_limited = exercise.options.depth_limit is not None
     for node in tree:
         depth = tree.depth(node.name)
@@ -184,6 +192,69 @@ def test_other_policies_are_respected(policy: dict[str, int]) -> None:
         assert len(trees) == exercise.hidden.count
         for tree in trees:
             check_shape(exercise, tree)
+
+
+def cut_off_kinds(tree: Tree, limit: int) -> set[Kind]:
+    """Who is to move at the states a search with ``limit`` scores by their evaluation."""
+    return {node.kind for node in tree if node.edges and tree.depth(node.name) == limit}
+
+
+def test_depth_limited_candidates_vary_the_root_and_the_cut_off_parity() -> None:
+    exercise = CATALOG.get("tictactoe-depth2-heuristic")
+    limit = exercise.options.depth_limit
+    assert limit is not None
+    trees = [candidate_tree(exercise, DEVELOPMENT_KEY, index) for index in range(12)]
+
+    assert {tree.root.kind for tree in trees} == {Kind.MAX, Kind.MIN}
+    assert {(tree.height() - limit) % 2 for tree in trees} == {0, 1}
+    assert set().union(*(cut_off_kinds(tree, limit) for tree in trees)) == {Kind.MAX, Kind.MIN}
+    for tree in trees:
+        check_shape(exercise, tree)
+        assert tree.height() > limit  # every tree has states to score at the cut-off
+
+
+def test_trees_without_a_depth_limit_keep_a_max_root() -> None:
+    exercise = CATALOG.get("aima-fig5.2-minimax")
+    roots = {candidate_tree(exercise, DEVELOPMENT_KEY, index).root.kind for index in range(12)}
+    assert roots == {Kind.MAX}
+
+
+SCORES_MIN_CUT_OFFS_FROM_MINS_SIDE = """
+import math
+
+
+def max_value(game, state, depth):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    if depth == 0:
+        return game.eval(state)
+    v = -math.inf
+    for action in game.actions(state):
+        v = max(v, min_value(game, game.result(state, action), depth - 1))
+    return v
+
+
+def min_value(game, state, depth):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    if depth == 0:
+        return -game.eval(state)  # MIN is to move: scored from MIN's side
+    v = math.inf
+    for action in game.actions(state):
+        v = min(v, max_value(game, game.result(state, action), depth - 1))
+    return v
+"""
+"""A depth-limited search that goes wrong only where MIN is to move at the cut-off."""
+
+
+def test_scoring_cut_off_states_from_the_wrong_side_at_min_is_caught() -> None:
+    exercise = CATALOG.get("tictactoe-depth2-heuristic")
+    fails = reference_judge(exercise)
+    trees = selected(exercise)
+
+    assert any(fails(SCORES_MIN_CUT_OFFS_FROM_MINS_SIDE, tree) for tree in trees)
+    correct = next(item for item in LIBRARY if item.name == "depth-limited/correct_countdown")
+    assert not any(fails(correct.path.read_text(), tree) for tree in trees)
 
 
 def test_a_count_of_zero_means_no_hidden_trees() -> None:
