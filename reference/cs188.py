@@ -8,12 +8,14 @@ as written, because the ``diagram`` block is ASCII art.
 The keys that describe the tree:
 
 ``num_agents``
-    How many agents take turns. Agent 0 (Pacman) maximises, agents 1, 2, ... (the ghosts)
-    minimise; the agent to move at depth ``d`` is agent ``d % num_agents``.
+    How many agents take turns. Agent 0 (Pacman) maximises; agents 1, 2, ... (the ghosts)
+    minimise, or, in an ``ExpectimaxAgent`` test, move at random: each of their moves is
+    equally likely. The agent to move at depth ``d`` is agent ``d % num_agents``.
 ``start_state``
     The root.
 ``win_states``, ``lose_states``
     Space-separated states where the game is over: leaves, whatever successors they have.
+    A name no successor line uses is harmless to CS188; here it is a warning.
 ``successors``
     One ``state action next_state`` line per move, in the order the moves are offered.
 ``evaluation``
@@ -21,10 +23,18 @@ The keys that describe the tree:
     states where a depth-limited search stops (kept here as heuristic values). Integers
     stay ints, other numbers become floats; NaN and infinities are refused.
 ``depth``
-    The search depth the test asks for, in CS188's unit: one unit is one move by every agent.
+    The search depth the test asks for, in CS188's unit: one unit is one move by every agent,
+    so depth ``d`` with ``n`` agents stops ``d * n`` plies below the start state.
+``alg``
+    The agent class the autograder builds: ``MinimaxAgent``, ``AlphaBetaAgent`` (which
+    prunes only on v > beta / v < alpha) or ``ExpectimaxAgent`` (whose ghosts become CHANCE
+    nodes).
 
-Every other key (``class``, ``alg``, ``diagram``, ...) is kept as metadata; ``alg`` does not
-change the tree, so the ghosts of an ``ExpectimaxAgent`` test are MIN nodes too.
+Every key but the tree's (``class``, ``alg``, ``diagram``, ...) is kept as metadata.
+
+A test's ``.solution`` file holds the autograder's answer: the ``action`` the agent takes at
+the start state, and the states it ``generated`` (the start state and every successor it
+asked for). :func:`check_solution` says whether the reference search reproduces both.
 
 Compared with the CS188 autograder, this importer skips blank lines and ``#`` comments
 inside the successors and evaluation blocks, and accepts a missing ``depth``; it reports
@@ -37,11 +47,14 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
+from types import MappingProxyType
 
 from reference.problems import FileProblems, Problem
+from reference.search import SearchError, SearchOptions, SearchResult, search
 from reference.tree import Edge, Kind, Node, Number, Tree, TreeError
 
 GAME_TREE_CLASS = "GraphGameTreeTest"
@@ -56,6 +69,13 @@ REQUIRED_KEYS = (
     "evaluation",
 )
 """The keys every game-tree test must have (``depth`` is optional here)."""
+
+AGENT_ALGORITHMS: Mapping[str, str] = MappingProxyType(
+    {"MinimaxAgent": "minimax", "AlphaBetaAgent": "alphabeta", "ExpectimaxAgent": "expectimax"}
+)
+"""The reference algorithm of each CS188 agent class (a test's ``alg``)."""
+
+EXPECTIMAX_AGENT = "ExpectimaxAgent"
 
 _TREE_KEYS = frozenset((*REQUIRED_KEYS, "depth"))
 _MAX_ENCODING_PROBLEMS = 20
@@ -74,17 +94,90 @@ class Cs188Import:
     ``depth`` is the test's ``depth`` key in CS188's unit (one move by every agent), or None
     when the file has none. ``metadata`` maps every key that does not describe the tree
     (``class``, ``alg``, ``diagram``, ...) to its value; multi-line values keep their lines.
+    ``warnings`` are located remarks that did not stop the import (unused win/lose names).
     """
 
     tree: Tree
     depth: int | None
     num_agents: int
     metadata: dict[str, str] = field(default_factory=dict)
+    warnings: tuple[Problem, ...] = ()
 
     @property
     def cutoff_depth(self) -> int | None:
         """The node depth (root = 0) where the test's search stops: ``depth * num_agents``."""
         return None if self.depth is None else self.depth * self.num_agents
+
+    @property
+    def agent(self) -> str:
+        """The test's agent class (``alg``), or "" when it has none."""
+        return self.metadata.get("alg", "").strip()
+
+    @property
+    def algorithm(self) -> str | None:
+        """The reference algorithm of the test's agent, or None for an unknown agent."""
+        return AGENT_ALGORITHMS.get(self.agent)
+
+    @property
+    def options(self) -> SearchOptions:
+        """CS188's conventions: the strict pruning rule, and the test's depth in plies."""
+        return SearchOptions(prune_on_equality=False, depth_limit=self.cutoff_depth)
+
+    def search(self) -> SearchResult:
+        """The reference search CS188's autograder expects of the test's agent.
+
+        Raises :class:`SearchError` for an unknown agent, or a cut-off at a state that has
+        no evaluation (CS188's autograder raises there too).
+        """
+        if self.algorithm is None:
+            known = ", ".join(AGENT_ALGORITHMS)
+            raise SearchError(f"alg {self.agent!r} is not a game-tree agent (known: {known})")
+        return search(self.tree, self.algorithm, self.options)
+
+
+@dataclass(frozen=True, slots=True)
+class Cs188Solution:
+    """A test's ``.solution`` file: the root ``action`` and the ``generated`` states."""
+
+    action: str
+    generated: tuple[str, ...]
+
+
+def class_of(text: str) -> str | None:
+    """The ``class`` of a CS188 test file's text, or None when it has no readable one."""
+    entries, _ = _read_entries(text.replace("\r\n", "\n").split("\n"), _Report("<text>"))
+    entry = entries.get("class")
+    words = entry.words() if entry else []
+    return words[0].text if len(words) == 1 else None
+
+
+def generated_states(result: SearchResult) -> frozenset[str]:
+    """What CS188 counts as generated: the start state and every successor searched.
+
+    The autograder's agents ask for one successor at a time, so a pruned child is never
+    generated and a state at the depth cut-off is generated but not expanded: the states
+    the reference search entered.
+    """
+    return frozenset(result.trace.visited())
+
+
+def check_solution(imported: Cs188Import, solution: Cs188Solution) -> list[str]:
+    """How the reference search differs from a test's solution: [] when it reproduces it."""
+    try:
+        result = imported.search()
+    except SearchError as error:
+        return [f"the search fails: {error}"]
+    messages: list[str] = []
+    if result.decision != solution.action:
+        messages.append(f"the search chooses {result.decision!r}, the solution {solution.action!r}")
+    ours, theirs = generated_states(result), frozenset(solution.generated)
+    for who, extra in (("search", ours - theirs), ("solution", theirs - ours)):
+        if extra:
+            other = "solution" if who == "search" else "search"
+            messages.append(
+                f"the {who} generates {', '.join(sorted(extra))}, which the {other} does not"
+            )
+    return messages
 
 
 def import_file(path: str | os.PathLike[str]) -> Cs188Import:
@@ -100,6 +193,35 @@ def import_file(path: str | os.PathLike[str]) -> Cs188Import:
     except UnicodeDecodeError:
         raise FileProblems(_encoding_problems(data, filename)) from None
     return import_text(text, filename)
+
+
+def import_solution(path: str | os.PathLike[str]) -> Cs188Solution:
+    """Read a CS188 ``.solution`` file (``action`` and ``generated`` keys).
+
+    Raises :class:`FileProblems` listing every problem found, and ``OSError`` when the file
+    cannot be read.
+    """
+    filename = os.fspath(path)
+    data = Path(path).read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise FileProblems(_encoding_problems(data, filename)) from None
+    report = _Report(filename)
+    lines = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    entries, broken = _read_entries(lines, report)
+    values: dict[str, list[str]] = {}
+    for key in ("action", "generated"):
+        if key in entries:
+            values[key] = [word.text for word in entries[key].words()]
+        elif key not in broken:
+            report.add(1, 1, f"missing required key {key!r}")
+    action = values.get("action", [])
+    if "action" in entries and len(action) != 1:
+        report.at(entries["action"].start, f"action must be one word, not {len(action)}")
+    if report.problems:
+        raise FileProblems(report.problems)
+    return Cs188Solution(action[0], tuple(values["generated"]))
 
 
 def import_text(text: str, filename: str = "<text>") -> Cs188Import:
@@ -172,12 +294,16 @@ class _Report:
     def __init__(self, filename: str) -> None:
         self.filename = filename
         self.problems: list[Problem] = []
+        self.warnings: list[Problem] = []
 
     def add(self, line: int, column: int, message: str) -> None:
         self.problems.append(Problem(self.filename, line, column, message))
 
     def at(self, where: _Text, message: str) -> None:
         self.add(where.line, where.column, message)
+
+    def warn(self, where: _Text, message: str) -> None:
+        self.warnings.append(Problem(self.filename, where.line, where.column, message))
 
 
 def _strip_comment(text: str) -> str:
@@ -346,11 +472,12 @@ class _Importer:
         self._read_terminal_states(start)
         for state, _ in self.values.values():
             self._check_known(state, "evaluation")
-        tree = self._walk(start, num_agents or 2)
+        metadata = {key: e.value for key, e in self.entries.items() if key not in _TREE_KEYS}
+        ghost = Kind.CHANCE if metadata.get("alg", "").strip() == EXPECTIMAX_AGENT else Kind.MIN
+        tree = self._walk(start, num_agents or 2, ghost)
         if tree is None or num_agents is None:
             return None
-        metadata = {key: e.value for key, e in self.entries.items() if key not in _TREE_KEYS}
-        return Cs188Import(tree, depth, num_agents, metadata)
+        return Cs188Import(tree, depth, num_agents, metadata, tuple(self.report.warnings))
 
     def _one_word(self, key: str) -> _Text | None:
         entry = self.entries.get(key)
@@ -423,7 +550,13 @@ class _Importer:
     def _read_terminal_states(self, start: _Text) -> None:
         for key in ("win_states", "lose_states"):
             for word in self.entries[key].words():
-                self._check_known(word, key)
+                # CS188 only asks whether a state is in the set: an unused name is harmless.
+                if word.text not in self.named:
+                    self.report.warn(
+                        word,
+                        f"unknown state {word.text!r} in {key}: no successor line names it "
+                        "(ignored)",
+                    )
                 self.terminal.add(word.text)
         if self.moves and start.text not in self.moves and start.text not in self.terminal:
             self.report.at(
@@ -437,8 +570,12 @@ class _Importer:
                 word, f"unknown state {word.text!r} in {key}: no successor line names it"
             )
 
-    def _walk(self, start: _Text, num_agents: int) -> Tree | None:
-        """Build the tree depth first from the start state, without recursion."""
+    def _walk(self, start: _Text, num_agents: int, ghost: Kind) -> Tree | None:
+        """Build the tree depth first from the start state, without recursion.
+
+        Pacman's states are MAX nodes, the ghosts' states ``ghost`` nodes (MIN, or CHANCE
+        with every move equally likely).
+        """
         nodes: list[Node] = []
         reached: dict[str, _Text] = {start.text: start}  # where each state was first reached
         on_path: set[str] = set()
@@ -452,8 +589,10 @@ class _Importer:
                     self.report.at(where, f"leaf {name!r} has no evaluation value")
                 nodes.append(Node(name, Kind.LEAF, utility=value))
                 return
-            kind = Kind.MAX if depth % num_agents == 0 else Kind.MIN
-            edges = tuple(Edge(move.action.text, move.next.text) for move in self.moves[name])
+            kind = Kind.MAX if depth % num_agents == 0 else ghost
+            moves = self.moves[name]
+            uniform = Fraction(1, len(moves)) if kind is Kind.CHANCE else None
+            edges = tuple(Edge(move.action.text, move.next.text, uniform) for move in moves)
             nodes.append(Node(name, kind, edges, heuristic=value))
             stack.append((name, iter(self.moves[name])))
             on_path.add(name)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+from fractions import Fraction
 from pathlib import Path
 
 import click
@@ -11,10 +13,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.cli.import_cs188 import import_cs188 as import_cs188_command
-from reference.cs188 import Cs188Import, import_file, import_text
+from reference.cs188 import (
+    Cs188Import,
+    Cs188Solution,
+    check_solution,
+    import_file,
+    import_solution,
+    import_text,
+)
+from reference.exercises.loader import load_exercise
 from reference.problems import FileProblems, Problem
+from reference.search import SearchError, SearchOptions, SearchResult, search
 from reference.tree import Kind
-from reference.treefile import parse
 
 DATA = Path(__file__).parent / "data" / "cs188"
 
@@ -120,17 +130,18 @@ def test_three_agents_give_two_min_layers_after_each_max_layer() -> None:
 
 
 def test_internal_states_with_an_evaluation_keep_it_as_their_heuristic() -> None:
+    """An ExpectimaxAgent test: its ghost is a chance node."""
     result = import_file(DATA / "depth_cutoff.test")
 
     assert shape(result) == [
         ("s", Kind.MAX, ["Left", "Center", "Right"]),
-        ("a", Kind.MIN, ["Down"]),
+        ("a", Kind.CHANCE, ["Down"]),
         ("c", Kind.MAX, ["Down"]),
-        ("f", Kind.MIN, ["Down"]),
+        ("f", Kind.CHANCE, ["Down"]),
         ("h", Kind.LEAF, []),
-        ("b", Kind.MIN, ["Left", "Right"]),
+        ("b", Kind.CHANCE, ["Left", "Right"]),
         ("d", Kind.MAX, ["Down"]),
-        ("g", Kind.MIN, ["Down"]),
+        ("g", Kind.CHANCE, ["Down"]),
         ("i", Kind.LEAF, []),
         ("e", Kind.LEAF, []),
         ("trap", Kind.LEAF, []),
@@ -375,11 +386,17 @@ def test_an_unknown_state_in_the_evaluation() -> None:
     assert "unknown state 'zz' in evaluation" in problem.message
 
 
-def test_an_unknown_state_in_the_win_states() -> None:
-    problem = the_problem(make_file(win_states='win_states: "x  xx"'))
+def test_an_unknown_state_in_the_win_or_lose_states_is_a_warning() -> None:
+    text = make_file(win_states='win_states: "x  xx"', lose_states='lose_states: "gone y"')
 
-    assert (problem.line, problem.column) == (4, 17)
-    assert "unknown state 'xx' in win_states" in problem.message
+    result = import_text(text, "t.test")
+
+    assert [(w.line, w.column) for w in result.warnings] == [(4, 17), (5, 15)]
+    assert "unknown state 'xx' in win_states: no successor line names it" in (
+        result.warnings[0].message
+    )
+    assert "unknown state 'gone' in lose_states" in result.warnings[1].message
+    assert utilities(result) == {"x": 1, "z": 0, "y": -1}
 
 
 def test_two_moves_with_the_same_action() -> None:
@@ -460,6 +477,110 @@ def test_an_empty_file_on_disk(tmp_path: Path) -> None:
     assert caught.value.problems == [Problem(str(path), 1, 1, "the file is empty")]
 
 
+# --- CS188's conventions: my own test_cases/ folder, with solutions worked out by hand ---
+
+CASES = DATA / "test_cases"
+GAME_TREE_TESTS = sorted(path for path in CASES.rglob("*.test") if path.parent.name != "q1")
+
+
+def case_id(test: Path) -> str:
+    return f"{test.parent.name}-{test.stem}"
+
+
+def solution_of(test: Path) -> Cs188Solution:
+    return import_solution(test.with_suffix(".solution"))
+
+
+def generated(result: SearchResult) -> set[str]:
+    """CS188's generated states: the start state and every successor the search asked for."""
+    return set(result.trace.visited())
+
+
+def test_the_fixtures_cover_each_agent_with_two_and_three_agents_and_depths_1_and_2() -> None:
+    imported = [import_file(test) for test in GAME_TREE_TESTS]
+
+    assert {(i.algorithm, i.num_agents) for i in imported} == {
+        (algorithm, agents)
+        for algorithm in ("minimax", "alphabeta", "expectimax")
+        for agents in (2, 3)
+    }
+    assert {i.depth for i in imported} == {1, 2}
+    assert all(i.warnings for i in imported)  # every fixture names unused win/lose states
+
+
+@pytest.mark.parametrize("test", GAME_TREE_TESTS, ids=case_id)
+def test_the_search_reproduces_cs188s_action_and_generated_states(test: Path) -> None:
+    imported = import_file(test)
+
+    result = search(imported.tree, imported.algorithm or "", imported.options)
+
+    solution = solution_of(test)
+    assert result.decision == solution.action
+    assert generated(result) == set(solution.generated)
+    assert check_solution(imported, solution) == []
+
+
+@pytest.mark.parametrize("test", GAME_TREE_TESTS, ids=case_id)
+def test_the_fixtures_tell_a_wrong_depth_apart(test: Path) -> None:
+    """Counting CS188's depth in plies, or one ply too deep, misses the solution."""
+    imported = import_file(test)
+    solution = solution_of(test)
+    assert imported.depth is not None
+
+    for limit in (imported.depth, imported.depth * imported.num_agents + 1):
+        options = dataclasses.replace(imported.options, depth_limit=limit)
+        try:
+            result = search(imported.tree, imported.algorithm or "", options)
+        except SearchError:
+            continue  # cut off at a state with no evaluation: CS188 would raise too
+        assert (result.decision, generated(result)) != (solution.action, set(solution.generated))
+
+
+@pytest.mark.parametrize("test", [t for t in GAME_TREE_TESTS if t.parent.name == "q3"], ids=case_id)
+def test_the_alphabeta_fixtures_tell_aimas_pruning_rule_apart(test: Path) -> None:
+    imported = import_file(test)
+    aima = dataclasses.replace(imported.options, prune_on_equality=True)
+
+    result = search(imported.tree, "alphabeta", aima)
+
+    assert imported.options.prune_on_equality is False
+    assert generated(result) != set(solution_of(test).generated)
+
+
+@pytest.mark.parametrize("test", [t for t in GAME_TREE_TESTS if t.parent.name == "q4"], ids=case_id)
+def test_expectimax_ghosts_are_chance_nodes_with_uniform_probabilities(test: Path) -> None:
+    imported = import_file(test)
+    tree = imported.tree
+
+    ghosts = [node for node in tree if node.kind is Kind.CHANCE]
+    assert ghosts
+    assert {node.kind for node in tree if not node.is_leaf} == {Kind.MAX, Kind.CHANCE}
+    for node in ghosts:
+        assert [edge.probability for edge in node.edges] == [Fraction(1, len(node.edges))] * len(
+            node.edges
+        )
+    minimax = search(tree, "expectiminimax", imported.options)
+    assert minimax.value == search(tree, "expectimax", imported.options).value
+
+
+def test_expectimax_values_are_averages_of_the_ghosts_moves() -> None:
+    imported = import_file(CASES / "q4" / "1-two-agents-depth1.test")
+
+    values = search(imported.tree, "expectimax", imported.options).trace.values()
+
+    assert (values["B"], values["C"], values["A"]) == (3, Fraction(7, 2), Fraction(7, 2))
+
+
+def test_a_solution_that_the_search_does_not_reproduce_is_reported(tmp_path: Path) -> None:
+    imported = import_file(CASES / "q3" / "1-two-agents-depth2.test")
+    wrong = Cs188Solution("Right", ("A", "B", "C"))
+
+    messages = check_solution(imported, wrong)
+
+    assert messages[0] == "the search chooses 'Left', the solution 'Right'"
+    assert messages[1].startswith("the search generates D, E, F, ")
+
+
 # --- the command --------------------------------------------------------------------------
 
 
@@ -474,32 +595,130 @@ def test_the_command_prints_every_problem_and_exits_1(
     path = tmp_path / "bad.test"
     path.write_text(make_file(num_agents='num_agents: "x"', evaluation=""), encoding="utf-8")
 
-    result = CliRunner().invoke(import_cs188, [str(path)])
+    result = CliRunner().invoke(import_cs188, [str(path), "-o", str(tmp_path / "out")])
 
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [
         f"{path}:1:1: missing required key 'evaluation'",
         f"{path}:2:14: num_agents must be a whole number, at least 1, not 'x'",
     ]
-    assert result.stdout == ""
+    assert result.stdout == "bad.test: not imported (2 problems)\n"
     assert "Traceback" not in result.output
+    assert not (tmp_path / "out").exists()
 
 
-def test_the_command_writes_the_rendered_tree(import_cs188: click.Command, tmp_path: Path) -> None:
-    out = tmp_path / "out.tree.yaml"
+def test_the_command_writes_an_exercise_folder_that_loads_and_grades(
+    import_cs188: click.Command, tmp_path: Path
+) -> None:
+    test = CASES / "q3" / "1-two-agents-depth2.test"
 
-    printed = CliRunner().invoke(import_cs188, [str(DATA / "two_agents.test")])
-    written = CliRunner().invoke(import_cs188, [str(DATA / "two_agents.test"), "-o", str(out)])
+    result = CliRunner().invoke(import_cs188, [str(test), "-o", str(tmp_path)])
 
-    expected = import_file(DATA / "two_agents.test").tree
-    assert (printed.exit_code, written.exit_code, written.stdout) == (0, 0, "")
-    assert parse(printed.stdout) == expected
-    assert parse(out.read_text(encoding="utf-8")) == expected
-    assert len(expected) == 9
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "cs188-1-two-agents-depth2"
+    assert sorted(path.name for path in folder.iterdir()) == [
+        "1-two-agents-depth2.tree.yaml",
+        "exercise.yaml",
+    ]
+    exercise = load_exercise(folder)
+    assert (exercise.algorithm, exercise.options) == (
+        "alphabeta",
+        SearchOptions(prune_on_equality=False, depth_limit=4),
+    )
+    [case] = exercise.trees
+    assert case.tree == import_file(test).tree
+    reference = exercise.reference(case)
+    assert (reference.decision, generated(reference)) == ("Left", set(solution_of(test).generated))
+    assert case.expect.decision == "Left"
+    assert case.expect.value == reference.value
+    assert set(case.expect.unvisited or ()) == {node.name for node in case.tree} - generated(
+        reference
+    )
+    assert result.stdout.splitlines() == [
+        f"1-two-agents-depth2.test -> {folder}: alphabeta (strict pruning), depth 2 x 2 agents "
+        "= depth limit 4, 20 nodes, decision Left, value 3; matches the solution",
+    ]
+    assert result.stderr.splitlines() == [
+        f"{test}:{line}:{column}: warning: unknown state {name!r} in {key}: "
+        "no successor line names it (ignored)"
+        for line, column, name, key in [
+            (24, 18, "ghostWin", "win_states"),
+            (25, 19, "nowhere", "lose_states"),
+        ]
+    ]
+
+
+def test_the_command_imports_a_whole_test_cases_folder(
+    import_cs188: click.Command, tmp_path: Path
+) -> None:
+    result = CliRunner().invoke(import_cs188, [str(CASES), "-o", str(tmp_path)])
+
+    assert result.exit_code == 0, result.output
+    slugs = sorted(path.name for path in tmp_path.iterdir())
+    assert slugs == [
+        "cs188-q2-1-two-agents-depth1",
+        "cs188-q2-2-three-agents-depth2",
+        "cs188-q3-1-two-agents-depth2",
+        "cs188-q3-2-three-agents-depth1",
+        "cs188-q4-1-two-agents-depth1",
+        "cs188-q4-2-three-agents-depth2",
+    ]
+    lines = result.stdout.splitlines()
+    skipped = "q1/grade-agent.test: skipped (class 'EvalAgentTest' is not a game-tree test)"
+    assert lines[0] == skipped
+    assert [line.split(" -> ")[0] for line in lines[1:7]] == [
+        test.relative_to(CASES).as_posix() for test in GAME_TREE_TESTS
+    ]
+    assert all(line.endswith("; matches the solution") for line in lines[1:7])
+    assert lines[7] == "imported 6 of 6 game-tree tests (1 other test skipped)"
+    for slug, test in zip(slugs, GAME_TREE_TESTS, strict=True):
+        exercise = load_exercise(tmp_path / slug)
+        reference = exercise.reference(exercise.trees[0])
+        solution = solution_of(test)
+        assert (reference.decision, generated(reference)) == (
+            solution.action,
+            set(solution.generated),
+        )
+    expectimax = load_exercise(tmp_path / "cs188-q4-2-three-agents-depth2")
+    assert expectimax.algorithm == "expectimax"
+    assert expectimax.options.depth_limit == 6
+
+
+def test_the_command_refuses_an_exercise_the_solution_contradicts(
+    import_cs188: click.Command, tmp_path: Path
+) -> None:
+    source = CASES / "q2" / "1-two-agents-depth1.test"
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "t.test").write_bytes(source.read_bytes())
+    (tmp_path / "in" / "t.solution").write_text(
+        'action: "Left"\ngenerated: "A B C D E F G H"\n', encoding="utf-8"
+    )
+
+    result = CliRunner().invoke(import_cs188, [str(tmp_path / "in"), "-o", str(tmp_path / "out")])
+
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == (
+        "t.test: not imported: the search chooses 'Right', the solution 'Left'"
+    )
+    assert not (tmp_path / "out" / "cs188-t").exists()
+
+
+def test_the_command_does_not_overwrite_an_exercise_without_force(
+    import_cs188: click.Command, tmp_path: Path
+) -> None:
+    test = str(CASES / "q2" / "1-two-agents-depth1.test")
+    CliRunner().invoke(import_cs188, [test, "-o", str(tmp_path)])
+
+    again = CliRunner().invoke(import_cs188, [test, "-o", str(tmp_path)])
+    forced = CliRunner().invoke(import_cs188, [test, "-o", str(tmp_path), "--force"])
+
+    assert again.exit_code == 1
+    assert "already exists (--force replaces it)" in again.stdout
+    assert forced.exit_code == 0
 
 
 def test_the_command_rejects_a_missing_file(import_cs188: click.Command, tmp_path: Path) -> None:
-    result = CliRunner().invoke(import_cs188, [str(tmp_path / "nope.test")])
+    result = CliRunner().invoke(import_cs188, [str(tmp_path / "nope.test"), "-o", str(tmp_path)])
 
     assert result.exit_code == 2
     assert "does not exist" in result.stderr
