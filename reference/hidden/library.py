@@ -57,8 +57,12 @@ class Implementation:
     source: str
 
     def applies_to(self, exercise: Exercise) -> bool:
-        """True when the implementation is written for ``exercise``'s algorithm."""
-        return exercise.algorithm in self.algorithms
+        """True when the implementation is written for ``exercise``'s algorithm: with a
+        depth limit for the depth-limited family (its functions take the depth last),
+        without one for the others."""
+        if exercise.algorithm not in self.algorithms:
+            return False
+        return (self.family == "depth-limited") == (exercise.options.depth_limit is not None)
 
     def is_correct_for(self, exercise: Exercise) -> bool:
         """True when the implementation should pass ``exercise``'s trees."""

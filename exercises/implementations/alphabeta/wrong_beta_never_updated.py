@@ -2,7 +2,7 @@
 # algorithms: alphabeta
 # expect: wrong
 # bug: MIN-VALUE never lowers beta, so MAX nodes below it cannot prune
-# first-divergence: domineering-small-alphabeta at C2.1.1
+# first-divergence: alphabeta-deep-cutoff/min-root at D2
 """The line beta = min(beta, v) is missing; it only shows on trees deeper than two plies."""
 
 import math

@@ -2,7 +2,7 @@
 # algorithms: expectiminimax
 # expect: wrong
 # bug: MIN-VALUE takes the maximum, so MIN plays for MAX
-# first-divergence: aima-fig5.2-alphabeta at B
+# first-divergence: expectiminimax-rescaling/layers at B1
 """Only shows where MIN moves: in expectiminimax trees."""
 
 import math

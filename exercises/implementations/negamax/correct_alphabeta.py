@@ -3,7 +3,7 @@
 # expect: correct
 # pruning: on-equality
 # bug: under the strict rule it prunes on v == beta, where the search should go on
-# first-divergence: domineering-small-alphabeta at C2.1.1
+# first-divergence: aima-fig5.2-negamax-alphabeta/tie at C2
 """Negamax with alpha-beta pruning (fail-soft): the child's window is (-beta, -alpha)."""
 
 import math

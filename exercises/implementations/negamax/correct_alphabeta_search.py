@@ -3,7 +3,7 @@
 # expect: correct
 # pruning: on-equality
 # bug: under the strict rule it prunes on v == beta, where the search should go on
-# first-divergence: domineering-small-alphabeta at C2.1.1
+# first-divergence: aima-fig5.2-negamax-alphabeta/tie at C2
 """ALPHA-BETA-SEARCH written with a nested negamax: the result is the root's best action."""
 
 import math

@@ -3,7 +3,7 @@
 # expect: correct
 # pruning: strict
 # bug: under AIMA's rule it goes on searching when v == beta, where it should prune
-# first-divergence: domineering-small-alphabeta at C2.1.1
+# first-divergence: aima-fig5.2-negamax-alphabeta/tie at C2
 """Negamax with alpha-beta and the strict pruning rule (v > beta)."""
 
 import math

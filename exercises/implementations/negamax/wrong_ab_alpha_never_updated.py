@@ -2,7 +2,7 @@
 # algorithms: negamax-alphabeta
 # expect: wrong
 # bug: never raises alpha, so children are searched with the window they would get first
-# first-divergence: aima-fig5.2-alphabeta at C2
+# first-divergence: aima-fig5.2-negamax-alphabeta/fig5.2 at C2
 """The line alpha = max(alpha, v) is missing."""
 
 import math

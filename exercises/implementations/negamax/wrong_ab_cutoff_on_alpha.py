@@ -2,7 +2,7 @@
 # algorithms: negamax-alphabeta
 # expect: wrong
 # bug: prunes when v <= alpha (the child did not improve) instead of when v >= beta
-# first-divergence: aima-fig5.2-alphabeta at B3
+# first-divergence: aima-fig5.2-negamax-alphabeta/fig5.2 at B3
 """Stops at the first child that is no better than what the player already has."""
 
 import math

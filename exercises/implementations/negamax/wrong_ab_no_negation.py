@@ -2,7 +2,7 @@
 # algorithms: negamax-alphabeta
 # expect: wrong
 # bug: backs up the child's value without negating it
-# first-divergence: aima-fig5.2-alphabeta at B
+# first-divergence: aima-fig5.2-negamax-alphabeta/fig5.2 at B
 """``max(v, negamax(...))`` where ``max(v, -negamax(...))`` was meant."""
 
 import math

@@ -2,7 +2,7 @@
 # algorithms: negamax-alphabeta
 # expect: wrong
 # bug: keeps alpha up to date but never prunes: plain negamax with extra arguments
-# first-divergence: aima-fig5.2-alphabeta at C2
+# first-divergence: aima-fig5.2-negamax-alphabeta/fig5.2 at C2
 """The value is right; every leaf is searched."""
 
 import math

@@ -2,7 +2,7 @@
 # algorithms: negamax-alphabeta
 # expect: wrong
 # bug: returns beta instead of v when no child prunes
-# first-divergence: aima-fig5.2-alphabeta at B
+# first-divergence: aima-fig5.2-negamax-alphabeta/fig5.2 at B
 """Returns the upper bound where the node's own value belongs."""
 
 import math

@@ -2,7 +2,7 @@
 # algorithms: negamax-alphabeta
 # expect: wrong
 # bug: passes (alpha, beta) to the child unchanged instead of (-beta, -alpha)
-# first-divergence: aima-fig5.2-alphabeta at C2
+# first-divergence: aima-fig5.2-negamax-alphabeta/fig5.2 at C2
 """The child's window is in the wrong player's terms."""
 
 import math

@@ -2,7 +2,7 @@
 # algorithms: negamax-alphabeta
 # expect: wrong
 # bug: passes (-alpha, -beta) to the child: negated but not swapped
-# first-divergence: aima-fig5.2-alphabeta at B2
+# first-divergence: aima-fig5.2-negamax-alphabeta/fig5.2 at B2
 """The child gets an inverted window (lower bound above upper bound)."""
 
 import math

@@ -1,0 +1,36 @@
+# family: depth-limited
+# algorithms: alphabeta
+# expect: wrong
+# bug: searches the children right to left, so it prunes other positions than the reference
+# first-divergence: tictactoe-depth2-alphabeta at H6
+"""``reversed(game.actions(state))``."""
+
+import math
+
+
+def max_value(game, state, alpha, beta, depth):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    if depth == 0:
+        return game.eval(state)
+    v = -math.inf
+    for action in reversed(game.actions(state)):
+        v = max(v, min_value(game, game.result(state, action), alpha, beta, depth - 1))
+        if v >= beta:
+            return v
+        alpha = max(alpha, v)
+    return v
+
+
+def min_value(game, state, alpha, beta, depth):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    if depth == 0:
+        return game.eval(state)
+    v = math.inf
+    for action in reversed(game.actions(state)):
+        v = min(v, max_value(game, game.result(state, action), alpha, beta, depth - 1))
+        if v <= alpha:
+            return v
+        beta = min(beta, v)
+    return v

@@ -1,0 +1,41 @@
+# family: expectimax
+# algorithms: expectiminimax
+# expect: wrong
+# bug: MIN-VALUE averages its children, as if MIN moved at random, instead of taking the minimum
+# first-divergence: expectiminimax-rescaling/layers at B1
+"""MIN taken for a uniform chance node: the opponent of expectimax, not of expectiminimax."""
+
+import math
+
+
+def value(game, state):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    player = game.to_move(state)
+    if player == "MAX":
+        return max_value(game, state)
+    if player == "MIN":
+        return min_value(game, state)
+    return exp_value(game, state)
+
+
+def max_value(game, state):
+    v = -math.inf
+    for action in game.actions(state):
+        v = max(v, value(game, game.result(state, action)))
+    return v
+
+
+def min_value(game, state):
+    actions = game.actions(state)
+    total = 0
+    for action in actions:
+        total += value(game, game.result(state, action))
+    return total / len(actions)
+
+
+def exp_value(game, state):
+    v = 0
+    for action, p in game.chance_outcomes(state):
+        v += p * value(game, game.result(state, action))
+    return v
