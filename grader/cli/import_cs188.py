@@ -71,9 +71,10 @@ def import_cs188(path: Path, output: Path, force: bool) -> None:
     base = path.parent if single else path
     tests = [path] if single else sorted(path.rglob("*.test"))
     outcomes: list[_Outcome] = []
+    taken: dict[str, str] = {}  # exercise folder -> the test written there in this run
     for test in tests:
         name = test.relative_to(base).as_posix()
-        outcome = _import_one(test, name, output, force, skip_other_classes=not single)
+        outcome = _import_one(test, name, output, force, taken, skip_other_classes=not single)
         click.echo(f"{name}{outcome.text}")
         outcomes.append(outcome)
     if not single:
@@ -92,9 +93,15 @@ def _summary(outcomes: list[_Outcome]) -> str:
 
 
 def _import_one(
-    test: Path, name: str, output: Path, force: bool, *, skip_other_classes: bool
+    test: Path,
+    name: str,
+    output: Path,
+    force: bool,
+    taken: dict[str, str],
+    *,
+    skip_other_classes: bool,
 ) -> _Outcome:
-    """Import one test file and write its exercise folder."""
+    """Import one test file and write its exercise folder (unless ``taken`` holds it)."""
     if skip_other_classes:
         try:
             kind = class_of(test.read_bytes().decode("utf-8", errors="replace"))
@@ -126,7 +133,12 @@ def _import_one(
             return _Outcome(f": not imported: cannot read {solution_file}: {error.strerror}")
         if messages:
             return _Outcome(f": not imported: {'; '.join(messages)}")
-    folder = output / (SLUG_PREFIX + _slug(name.removesuffix(".test")))
+    slug = SLUG_PREFIX + _slug(name.removesuffix(".test"))
+    folder = output / slug
+    if slug in taken:
+        # Two names that differ only in case or punctuation: --force must not let the
+        # second silently replace the first.
+        return _Outcome(f": not imported: its exercise folder {slug} is {taken[slug]}'s")
     if (folder / EXERCISE_FILE).exists() and not force:
         return _Outcome(f": not imported: {folder} already exists (--force replaces it)")
     tree_name = _tree_name(test.stem)
@@ -138,6 +150,7 @@ def _import_one(
         (folder / EXERCISE_FILE).write_text(_dump(document), encoding="utf-8")
     except OSError as error:
         return _Outcome(f": not imported: cannot write {folder}: {error.strerror or error}")
+    taken[slug] = name
     verdict = "matches the solution" if checked else "no solution file to check"
     return _Outcome(f" -> {folder}: {_describe(imported, result)}; {verdict}", imported=True)
 

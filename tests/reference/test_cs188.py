@@ -717,6 +717,25 @@ def test_the_command_does_not_overwrite_an_exercise_without_force(
     assert forced.exit_code == 0
 
 
+def test_two_tests_with_the_same_folder_name_do_not_overwrite_each_other(
+    import_cs188: click.Command, tmp_path: Path
+) -> None:
+    source = (CASES / "q2" / "1-two-agents-depth1.test").read_bytes()
+    (tmp_path / "in").mkdir()
+    for name in ("a-b.test", "a_b.test"):
+        (tmp_path / "in" / name).write_bytes(source)
+
+    result = CliRunner().invoke(
+        import_cs188, [str(tmp_path / "in"), "-o", str(tmp_path / "out"), "--force"]
+    )
+
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("a-b.test -> ")
+    assert lines[1] == "a_b.test: not imported: its exercise folder cs188-a-b is a-b.test's"
+    assert lines[2] == "imported 1 of 2 game-tree tests"
+
+
 def test_the_command_rejects_a_missing_file(import_cs188: click.Command, tmp_path: Path) -> None:
     result = CliRunner().invoke(import_cs188, [str(tmp_path / "nope.test"), "-o", str(tmp_path)])
 
