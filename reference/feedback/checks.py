@@ -191,6 +191,16 @@ class Context:
             return f"{head}."
         alpha, beta = (format_value(bound) for bound in window)
         if allowed.exact:
+            edge = ""
+            if same(self.values[name], window[1]):
+                edge = f"at beta = {beta}"
+            elif same(self.values[name], window[0]):
+                edge = f"at alpha = {alpha}"
+            if edge:  # on the window's edge, not inside it
+                return (
+                    f"{head}, {edge} (the window is {window_text(*window)}), "
+                    f"so it must return {true_value}."
+                )
             return f"{head}, inside {window_text(*window)}, so it must return {true_value}."
         low, high = format_value(allowed.low), format_value(allowed.high)
         if self.values[name] <= window[0]:  # it fails low

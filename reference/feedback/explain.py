@@ -50,8 +50,9 @@ def extra_divergence(ctx: Context, name: str) -> tuple[str, str]:
         )
     if why is not None and why.reason == "depth":
         return why.at, (
-            f"At {why.at} (depth {ctx.options.depth_limit}, the depth limit): the search stops "
-            f"there and scores {why.at} by its evaluation; your search went on to {name}."
+            f"At {why.at} (depth {ctx.expected_depth(why.at)}, where the search stops): "
+            f"{why.at} is scored by game.eval; your search searched below the depth limit, "
+            f"to {name}."
         )
     return name, f"Your search visited {name}, which the reference never visits."
 
@@ -64,8 +65,8 @@ def extra_reason(ctx: Context, name: str) -> str:
         return f"{name} was visited, but the search prunes it at {parent} ({test})."
     if why is not None and why.reason == "depth":
         return (
-            f"{name} was visited, but it lies below the depth limit "
-            f"({ctx.options.depth_limit}); the search scores {why.at} by its evaluation."
+            f"{name} was visited, but it lies below the depth limit: the search stops at "
+            f"{why.at} (depth {ctx.expected_depth(why.at)}) and scores it by game.eval."
         )
     return f"{name} was visited, but the reference never visits it."
 
@@ -92,6 +93,8 @@ def _pruned_rest(ctx: Context, why: Unvisited | None) -> str:
 
 def missed_divergence(ctx: Context, name: str) -> tuple[str, str]:
     """Where and why the reference searches ``name``, which the student's search skipped."""
+    if ctx.student.from_own_cache(name):
+        return name, cache_message(name)
     parent = ctx.geometry.parent(name)
     if parent is None:
         return name, f"Your search never visited the root {name}."
@@ -115,10 +118,25 @@ def missed_divergence(ctx: Context, name: str) -> tuple[str, str]:
     else:
         bound = f"alpha = {format_value(backup.alpha)}"
         relation = "<=" if on_equality else "<"
+    # The v here is the reference's: the student's own v is never seen, only what their
+    # nodes returned.
+    own = ctx.student.returned.get(parent)
+    yours = ""
+    if own is not None and own != backup.value:
+        yours = f" (your {parent} returned {format_value(own)})"
     return parent, (
         f"At {parent} ({kind}, {bound}): after {previous} returned "
-        f"{format_value(backup.child_value)}, v = {format_value(backup.value)} is not "
-        f"{relation} {bound}, so {parent} must go on to {name}; your search did not."
+        f"{format_value(backup.child_value)}, the reference's v = {format_value(backup.value)} "
+        f"is not {relation} {bound}, so {parent} must go on to {name}; your search did not"
+        f"{yours}."
+    )
+
+
+def cache_message(name: str) -> str:
+    """The sentence for a node the student's code answered without asking the game."""
+    return (
+        f"{name} was answered from your own cache, without asking the game; "
+        "the reference searches it."
     )
 
 

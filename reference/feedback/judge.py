@@ -9,7 +9,7 @@ from reference.exercises.model import Scoring
 from reference.feedback.answer import judge_answer
 from reference.feedback.checks import Context
 from reference.feedback.divergence import first_divergence
-from reference.feedback.explain import extra_reason, order_text, pruned_reason
+from reference.feedback.explain import cache_message, extra_reason, order_text, pruned_reason
 from reference.feedback.scoring import node_share, tree_score
 from reference.feedback.values import Allowed, show
 from reference.feedback.verdicts import NodeFeedback, TreeFeedback, Verdict, node_feedback_table
@@ -198,6 +198,8 @@ class NodeJudge:
     def searched(self, name: str, allowed: Allowed | None, returned: Number | None) -> Judgement:
         """The judgement on a node the reference searches."""
         if name not in self.first_visit:
+            if self.ctx.student.from_own_cache(name):
+                return Verdict.MISSED, "visited", "answered from cache", cache_message(name)
             return (
                 Verdict.MISSED,
                 "visited",

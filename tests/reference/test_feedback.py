@@ -164,8 +164,8 @@ def test_equality_student_when_the_exercise_is_strict() -> None:
 
     assert problems(feedback) == {"C": "wrong_value", "C2": "missed"}
     assert divergence(feedback) == (
-        "At C (MIN, alpha = 10): after C1 returned 10, v = 10 is not < alpha = 10, "
-        "so C must go on to C2; your search did not."
+        "At C (MIN, alpha = 10): after C1 returned 10, the reference's v = 10 is not < "
+        "alpha = 10, so C must go on to C2; your search did not."
     )
     assert feedback.node("C").message == (
         "C returned 10 but its value is 0 < alpha = 10, so it must return a value v with "
@@ -286,8 +286,8 @@ def test_a_missing_subtree() -> None:
 
     assert problems(feedback) == {"C": "missed", "C1": "missed"}
     assert divergence(feedback) == (
-        "At A (MAX, beta = +inf): after B returned 3, v = 3 is not >= beta = +inf, "
-        "so A must go on to C; your search did not."
+        "At A (MAX, beta = +inf): after B returned 3, the reference's v = 3 is not >= "
+        "beta = +inf, so A must go on to C; your search did not."
     )
 
 
@@ -306,8 +306,8 @@ def test_a_search_past_the_depth_limit() -> None:
     feedback = grade(text, student, "depth-limited-minimax", depth_limit=1)
 
     assert divergence(feedback) == (
-        "At B (depth 1, the depth limit): the search stops there and scores B by its "
-        "evaluation; your search went on to B1."
+        "At B (depth 1, where the search stops): B is scored by game.eval; "
+        "your search searched below the depth limit, to B1."
     )
     assert feedback.verdicts()["B1"] is Verdict.EXTRA
 
@@ -420,8 +420,8 @@ def test_a_search_that_stops_early() -> None:
 
     assert problems(feedback)["D"] == "missed"
     assert divergence(feedback) == (
-        "At A (MAX, beta = +inf): after C returned 2, v = 3 is not >= beta = +inf, "
-        "so A must go on to D; your search did not."
+        "At A (MAX, beta = +inf): after C returned 2, the reference's v = 3 is not >= "
+        "beta = +inf, so A must go on to D; your search did not."
     )
 
 
