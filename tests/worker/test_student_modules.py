@@ -14,6 +14,7 @@ import pytest
 from reference.exercises import Exercise, load_catalog
 from reference.hidden import DEVELOPMENT_KEY
 from worker.grading import grade
+from worker.sandbox.importable import preload_for
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 CATALOG = load_catalog(EXERCISES)
@@ -281,7 +282,47 @@ def test_aima_pythons_stochastic_game_names_are_answered() -> None:
 
 
 def test_a_refused_import_lists_what_may_be_imported() -> None:
-    report = graded(DATACLASS + "\nimport numpy as np\n", MINIMAX)
+    report = graded(DATACLASS + "\nimport pandas as pd\n", MINIMAX)
     assert report["verdict"] == "runtime_error"
-    assert "No module named 'numpy' can be imported here; these can: " in report["message"]
-    assert "dataclasses" in report["message"] and "math" in report["message"]
+    assert "No module named 'pandas' can be imported here; these can: " in report["message"]
+    assert all(name in report["message"] for name in ("dataclasses", "math", "numpy"))
+
+
+AIMA_STYLE = """
+import numpy as np
+
+
+def minmax_decision(state, game):
+    player = game.to_move(state)
+
+    def max_value(state):
+        if game.terminal_test(state):
+            return game.utility(state, player)
+        v = -np.inf
+        for a in game.actions(state):
+            v = max(v, min_value(game.result(state, a)))
+        return v
+
+    def min_value(state):
+        if game.terminal_test(state):
+            return game.utility(state, player)
+        v = np.inf
+        for a in game.actions(state):
+            v = min(v, max_value(game.result(state, a)))
+        return v
+
+    return max(game.actions(state), key=lambda a: min_value(game.result(state, a)))
+"""
+
+
+def test_aima_pythons_numpy_import_works_in_the_sandbox() -> None:
+    report = graded(AIMA_STYLE, MINIMAX)
+    assert_passes(report)
+    assert report["cases"][0]["decision"]["actual"] == "a1"
+
+
+def test_only_a_file_that_imports_numpy_gets_a_fork_server_that_loads_it() -> None:
+    assert "numpy" not in preload_for(DATACLASS)
+    assert "numpy" not in preload_for(DATACLASS + "\n# numpy would help here\n")
+    assert preload_for(AIMA_STYLE)[-1] == "numpy"
+    assert preload_for("from numpy import inf\n")[-1] == "numpy"

@@ -21,7 +21,7 @@ from worker.harness.game import Game, State
 from worker.harness.student import EntrySpec, StudentError, StudentResult, run_student
 from worker.harness.values import Described
 from worker.sandbox.confinement import Confinement, arrange_fds, confine
-from worker.sandbox.importable import PRELOADED
+from worker.sandbox.importable import IMPORTABLE
 from worker.sandbox.limits import ChildPlan
 from worker.sandbox.protocol import (
     HEADER,
@@ -209,7 +209,7 @@ def _redirect_output() -> tuple[io.TextIOWrapper, io.TextIOWrapper]:
     return streams[0], streams[1]
 
 
-_IMPORTABLE = ", ".join(PRELOADED)
+_IMPORTABLE = ", ".join(IMPORTABLE)
 
 
 class _NoImports:

@@ -9,6 +9,7 @@ confined child ready, so a run costs neither an interpreter start nor a fork.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import os
 import select
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from worker.sandbox.importable import PRELOADED, THIRD_PARTY
 from worker.sandbox.limits import ChildPlan
 from worker.sandbox.seccomp_filter import binding_path
 
@@ -32,6 +34,29 @@ _BOOT = (
     "import sys, json; config = json.loads(sys.argv[1]); sys.path[:0] = config['path']; "
     "from worker.sandbox.forkserver_process import main; main(config)"
 )
+
+
+def _library_paths() -> list[str]:
+    """Where the third-party modules students may import live (the fork-server runs with
+    ``-I -S``: no site-packages of its own)."""
+    found = []
+    for name in THIRD_PARTY:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.submodule_search_locations:
+            found.append(str(Path(next(iter(spec.submodule_search_locations))).parent))
+    return sorted(set(found))
+
+
+_BLAS_SETTINGS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+"""Settings some processors need for OpenBLAS to compute right, passed on when set."""
+
+
+def _blas_environment() -> dict[str, str]:
+    """The fork-server's environment: nothing of the grader's but the BLAS settings, and a
+    single BLAS thread (a confined child may not start threads, and gains nothing by it)."""
+    environment = {name: os.environ[name] for name in _BLAS_SETTINGS if name in os.environ}
+    environment.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    return environment
 
 
 class SandboxUnavailable(RuntimeError):
@@ -75,8 +100,11 @@ class ForkServer:
         uid: int = NOBODY,
         gid: int = NOBODY,
         python: str = sys.executable,
+        preload: tuple[str, ...] = PRELOADED,
     ) -> None:
         self.allow_unconfined = allow_unconfined
+        self.preload = preload
+        """The modules the server loads for the children (all a student may import)."""
         self.uid = uid
         self.gid = gid
         self.python = python
@@ -112,8 +140,12 @@ class ForkServer:
                 "control_fd": theirs.fileno(),
                 "uid": self.uid,
                 "gid": self.gid,
-                "path": [str(Path(__file__).resolve().parents[2])],
+                "path": [str(Path(__file__).resolve().parents[2]), *_library_paths()],
                 "seccomp_binding": binding_path(),
+                "preload": list(self.preload),
+                # Read by numpy's BLAS when it loads, then taken away: children start with
+                # an empty environment.
+                "unset_after_preload": sorted(_blas_environment()),
             }
             try:
                 self._process = subprocess.Popen(
@@ -121,7 +153,7 @@ class ForkServer:
                     stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,
-                    env={},
+                    env=_blas_environment(),
                     cwd="/",
                     pass_fds=(theirs.fileno(),),
                     start_new_session=True,
@@ -346,16 +378,19 @@ def _read(path: str) -> bytes:
         os.close(descriptor)
 
 
-_shared: dict[bool, ForkServer] = {}
+_shared: dict[tuple[bool, tuple[str, ...]], ForkServer] = {}
 _shared_lock = threading.Lock()
 
 
-def shared_forkserver(*, allow_unconfined: bool = False) -> ForkServer:
-    """This process's fork-server, started on first use (and again after a fork or a crash)."""
+def shared_forkserver(
+    *, allow_unconfined: bool = False, preload: tuple[str, ...] = PRELOADED
+) -> ForkServer:
+    """This process's fork-server preloading ``preload``, started on first use (and again
+    after a fork or a crash)."""
     with _shared_lock:
-        server = _shared.get(allow_unconfined)
+        server = _shared.get((allow_unconfined, preload))
         if server is None or server.owner != os.getpid():
-            server = ForkServer(allow_unconfined=allow_unconfined)
-            _shared[allow_unconfined] = server
+            server = ForkServer(allow_unconfined=allow_unconfined, preload=preload)
+            _shared[allow_unconfined, preload] = server
         server.start()
         return server

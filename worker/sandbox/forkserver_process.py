@@ -55,8 +55,10 @@ _ALL_CPUS = os.sched_getaffinity(0)
 def main(config: dict[str, Any]) -> None:
     """Run the server with the configuration the grader passed on the command line."""
     control = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET, fileno=config["control_fd"])
-    for name in PRELOADED:
+    for name in config.get("preload", PRELOADED):
         importlib.import_module(name)
+    for name in config.get("unset_after_preload", ()):
+        os.environ.pop(name, None)
     warm_up()
     confinement, problems = _prepare(config)
     problems += _probe(confinement)

@@ -13,6 +13,7 @@ from reference.observed import Observed
 from worker.sandbox.bounds import submission_decode_seconds
 from worker.sandbox.compiled import compile_check
 from worker.sandbox.forkserver import shared_forkserver
+from worker.sandbox.importable import preload_for
 from worker.sandbox.options import SandboxOptions
 from worker.sandbox.outcome import RunRecord, Usage, Verdict
 from worker.sandbox.session import Session
@@ -87,7 +88,9 @@ def run_sandboxed_trees(
     if wrong is not None:
         return [RunRecord(Observed(), wrong, "", Usage(0, 0, 0))]
     options = options or SandboxOptions()
-    server = options.forkserver or shared_forkserver(allow_unconfined=options.allow_unconfined)
+    server = options.forkserver or shared_forkserver(
+        allow_unconfined=options.allow_unconfined, preload=preload_for(source)
+    )
     deadline = started + limits.submission_budget
     records: list[RunRecord] = []
     with _pinned(options.pin_cpu) as cpu:
