@@ -19,6 +19,7 @@ from reference.feedback.verdicts import (
     TreeFeedback,
     Verdict,
     Window,
+    verdict_legend,
 )
 
 __all__ = [
@@ -37,4 +38,5 @@ __all__ = [
     "node_share",
     "tree_score",
     "true_values",
+    "verdict_legend",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from reference.feedback import TreeFeedback, Verdict, judge
+from reference.feedback import TreeFeedback, Verdict, judge, verdict_legend
 from reference.observed import Call, Observed, Return, Visit
 from reference.search import SearchOptions, search
 from reference.treefile import parse_compact
@@ -180,3 +180,16 @@ def test_a_node_answered_from_the_students_own_cache_is_named_so() -> None:
         "C2 was answered from your own cache, without asking the game; the reference searches it."
     )
     assert message(feedback) == feedback.node("C2").message
+
+
+def test_the_legend_of_a_depth_limited_exercise_speaks_of_the_depth_limit_not_of_pruning() -> None:
+    depth_limited = verdict_legend(windowed=False, depth_limited=True)
+    words = " ".join(depth_limited.values())
+    assert "prune" not in words and "alpha" not in words and "beta" not in words
+    assert depth_limited[Verdict.EXTRA] == "searched below the depth limit"
+    assert depth_limited[Verdict.WRONG_BOUNDS] == "called with the wrong depth"
+
+    alphabeta = verdict_legend(windowed=True, depth_limited=False)
+    assert alphabeta[Verdict.EXTRA] == "visited, but the reference prunes it"
+    assert "depth" not in " ".join(alphabeta.values())
+    assert set(alphabeta) == set(Verdict)
