@@ -76,6 +76,7 @@ AGENT_ALGORITHMS: Mapping[str, str] = MappingProxyType(
 """The reference algorithm of each CS188 agent class (a test's ``alg``)."""
 
 EXPECTIMAX_AGENT = "ExpectimaxAgent"
+"""The agent class whose ghosts move at random (CHANCE nodes, each move equally likely)."""
 
 _TREE_KEYS = frozenset((*REQUIRED_KEYS, "depth"))
 _MAX_ENCODING_PROBLEMS = 20
@@ -145,7 +146,8 @@ class Cs188Solution:
 
 def class_of(text: str) -> str | None:
     """The ``class`` of a CS188 test file's text, or None when it has no readable one."""
-    entries, _ = _read_entries(text.replace("\r\n", "\n").split("\n"), _Report("<text>"))
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    entries, _ = _read_entries(lines, _Report("<text>"))
     entry = entries.get("class")
     words = entry.words() if entry else []
     return words[0].text if len(words) == 1 else None
@@ -210,18 +212,18 @@ def import_solution(path: str | os.PathLike[str]) -> Cs188Solution:
     report = _Report(filename)
     lines = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
     entries, broken = _read_entries(lines, report)
-    values: dict[str, list[str]] = {}
     for key in ("action", "generated"):
-        if key in entries:
-            values[key] = [word.text for word in entries[key].words()]
-        elif key not in broken:
+        if key not in entries and key not in broken:
             report.add(1, 1, f"missing required key {key!r}")
-    action = values.get("action", [])
-    if "action" in entries and len(action) != 1:
-        report.at(entries["action"].start, f"action must be one word, not {len(action)}")
+    action = entries["action"].words() if "action" in entries else []
+    if len(action) > 1:
+        report.at(action[1], f"action must be one word, not {len(action)}")
+    elif "action" in entries and not action:
+        report.at(entries["action"].start, "action is empty")
     if report.problems:
         raise FileProblems(report.problems)
-    return Cs188Solution(action[0], tuple(values["generated"]))
+    generated = tuple(word.text for word in entries["generated"].words())
+    return Cs188Solution(action[0].text, generated)
 
 
 def import_text(text: str, filename: str = "<text>") -> Cs188Import:

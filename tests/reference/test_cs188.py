@@ -581,6 +581,19 @@ def test_a_solution_that_the_search_does_not_reproduce_is_reported(tmp_path: Pat
     assert messages[1].startswith("the search generates D, E, F, ")
 
 
+def test_a_solution_file_without_generated_states_or_with_two_actions(tmp_path: Path) -> None:
+    path = tmp_path / "t.solution"
+    path.write_text('# a comment\naction: "Left Right"\n', encoding="utf-8")
+
+    with pytest.raises(FileProblems) as caught:
+        import_solution(path)
+
+    assert [str(problem) for problem in caught.value.problems] == [
+        f"{path}:1:1: missing required key 'generated'",
+        f"{path}:2:15: action must be one word, not 2",
+    ]
+
+
 # --- the command --------------------------------------------------------------------------
 
 
