@@ -749,6 +749,22 @@ def test_two_tests_with_the_same_folder_name_do_not_overwrite_each_other(
     assert lines[2] == "imported 1 of 2 game-tree tests"
 
 
+def test_the_command_refuses_a_test_of_an_unknown_agent(
+    import_cs188: click.Command, tmp_path: Path
+) -> None:
+    path = tmp_path / "t.test"
+    path.write_text(make_file('alg: "ReflexAgent"', 'depth: "1"'), encoding="utf-8")
+
+    result = CliRunner().invoke(import_cs188, [str(path), "-o", str(tmp_path / "out")])
+
+    assert result.exit_code == 1
+    assert result.stdout == (
+        "t.test: not imported: alg 'ReflexAgent' is not a game-tree agent "
+        "(known: MinimaxAgent, AlphaBetaAgent, ExpectimaxAgent)\n"
+    )
+    assert not (tmp_path / "out").exists()
+
+
 def test_the_command_rejects_a_missing_file(import_cs188: click.Command, tmp_path: Path) -> None:
     result = CliRunner().invoke(import_cs188, [str(tmp_path / "nope.test"), "-o", str(tmp_path)])
 
