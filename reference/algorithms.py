@@ -48,6 +48,9 @@ class Algorithm:
     """One entry function; values are for the player to move."""
     decisions: tuple[DecisionFunction, ...] = ()
     """Decision functions that may stand in for the entry functions, first preferred."""
+    summary: str = ""
+    """What the entry functions compute, in the textbook's words (starter files and the
+    exercise page's conventions say it)."""
 
     @property
     def decision_names(self) -> tuple[str, ...]:
@@ -73,13 +76,20 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType(
         algorithm.name: algorithm
         for algorithm in (
             Algorithm(
-                "minimax", ("max_value", "min_value"), _MAX_MIN, decisions=_MINIMAX_DECISIONS
+                "minimax",
+                ("max_value", "min_value"),
+                _MAX_MIN,
+                decisions=_MINIMAX_DECISIONS,
+                summary="MAX-VALUE and MIN-VALUE return a state's minimax value: MAX takes "
+                "the largest value of its children, MIN the smallest (AIMA Figure 5.3).",
             ),
             Algorithm(
                 "depth-limited-minimax",
                 ("max_value", "min_value"),
                 _MAX_MIN,
                 decisions=_MINIMAX_DECISIONS,
+                summary="Minimax searched to a depth limit: a state where the depth reaches 0 "
+                "is scored by game.eval(state) instead of being searched.",
             ),
             Algorithm(
                 "alphabeta",
@@ -87,9 +97,18 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType(
                 _MAX_MIN,
                 windowed=True,
                 decisions=_ALPHABETA_DECISIONS,
+                summary="Minimax with alpha-beta pruning: alpha is the best value MAX is "
+                "sure of on the path, beta MIN's; a node stops searching its children once "
+                "its value passes the window (AIMA Figure 5.7).",
             ),
             Algorithm(
-                "negamax", ("negamax",), _MAX_MIN, negamax=True, decisions=_MINIMAX_DECISIONS
+                "negamax",
+                ("negamax",),
+                _MAX_MIN,
+                negamax=True,
+                decisions=_MINIMAX_DECISIONS,
+                summary="One function for both players: a state's value for the player to "
+                "move is the largest of its children's values negated.",
             ),
             Algorithm(
                 "negamax-alphabeta",
@@ -98,18 +117,24 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType(
                 windowed=True,
                 negamax=True,
                 decisions=_ALPHABETA_DECISIONS,
+                summary="Negamax with alpha-beta pruning: a child is searched with the window "
+                "(-beta, -alpha), and the search stops once a value reaches beta.",
             ),
             Algorithm(
                 "expectimax",
                 ("max_value", "exp_value"),
                 (Kind.MAX, Kind.CHANCE),
                 decisions=_CHANCE_DECISIONS,
+                summary="MAX takes the largest value of its children; a chance state's value "
+                "is its outcomes' values weighted by their probabilities.",
             ),
             Algorithm(
                 "expectiminimax",
                 ("max_value", "min_value", "exp_value"),
                 (Kind.MAX, Kind.CHANCE, Kind.MIN, Kind.CHANCE),
                 decisions=_CHANCE_DECISIONS,
+                summary="EXPECTIMINIMAX: MAX takes the largest value, MIN the smallest, a "
+                "chance state the probability-weighted sum of its outcomes (AIMA 5.5).",
             ),
         )
     }

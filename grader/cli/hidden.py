@@ -7,7 +7,7 @@ import click
 from grader.cli.exercises import _exercise, exercises, grading_settings
 from reference.hidden import LIBRARY_FOLDER, load_library, reference_judge, wrong_for
 from reference.hidden.selection import catch_table, select_hidden_trees
-from worker.harness.starter import starter_source
+from reference.starter import starter_source
 
 
 @exercises.command("check-hidden")

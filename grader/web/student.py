@@ -46,9 +46,9 @@ from grader.web.replay import reference_marks, replay_data
 from grader.web.treesvg import NodeMark, tree_svg
 from reference.algorithms import ALGORITHMS
 from reference.exercises.model import Exercise as ExerciseModel
+from reference.starter import entry_parameters, starter_source
 from reference.tree import Tree
 from reference.values import format_value
-from worker.harness.starter import entry_parameters, starter_source
 
 blueprint = Blueprint("student", __name__)
 
@@ -227,7 +227,7 @@ def statement_html(text: str) -> Markup:
 
 def conventions(model: ExerciseModel) -> list[tuple[str, str]]:
     """The rules a submission is graded by, as (name, explanation) rows."""
-    rows = [("Algorithm", model.algorithm)]
+    rows = [("Algorithm", f"{model.algorithm}: {ALGORITHMS[model.algorithm].summary}")]
     parameters = entry_parameters(model)
     rows.append(("Entry points", ", ".join(f"{name}({parameters})" for name in model.entry_points)))
     if ALGORITHMS[model.algorithm].windowed:

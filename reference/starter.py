@@ -3,6 +3,8 @@ to write, with the parameters the harness calls them with."""
 
 from __future__ import annotations
 
+import textwrap
+
 from reference.algorithms import ALGORITHMS
 from reference.exercises.model import Exercise
 
@@ -24,6 +26,8 @@ def starter_source(exercise: Exercise) -> str:
         f'"""{exercise.title}',
         "",
         *exercise.statement.strip().replace('"""', "'''").splitlines(),
+        "",
+        *textwrap.wrap(ALGORITHMS[exercise.algorithm].summary, 88),
         "",
         "The game: game.actions(state), game.result(state, action), game.terminal_test(state),",
         'game.utility(state, player) with player "MAX" or "MIN", game.to_move(state),',
