@@ -5,8 +5,6 @@
 # first-divergence: tictactoe-depth2-alphabeta at C
 """v = 0 in both functions."""
 
-import math
-
 
 def max_value(game, state, alpha, beta, depth):
     if game.terminal_test(state):

@@ -1,7 +1,7 @@
 # family: depth-limited
 # algorithms: alphabeta
 # expect: wrong
-# bug: never tests for terminal states, so a game that ends before the cut-off is searched as if it went on
+# bug: never tests for terminal states: a game over before the cut-off is searched as if it went on
 # first-divergence: none
 """A finished game with no moves left is worth -inf / +inf."""
 

@@ -3,8 +3,6 @@
 # expect: correct
 """EXPECTIMINIMAX with ``game.successors``: each function asks who moves in the child."""
 
-import math
-
 
 def child_value(game, state):
     """The value of a child state, searched by the function of whoever moves there."""

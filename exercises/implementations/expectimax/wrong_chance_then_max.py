@@ -1,7 +1,7 @@
 # family: expectimax
 # algorithms: expectiminimax
 # expect: wrong
-# bug: searches every outcome of a roll with MAX-VALUE, as in expectimax, so a MIN node after a roll plays for MAX
+# bug: searches every outcome of a roll with MAX-VALUE (as in expectimax): MIN plays for MAX
 # first-divergence: expectiminimax-rescaling/layers at B1
 """Expectimax code reused for expectiminimax: after chance, it assumes MAX moves."""
 

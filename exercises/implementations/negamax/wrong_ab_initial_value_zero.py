@@ -5,8 +5,6 @@
 # first-divergence: aima-fig5.2-negamax-alphabeta/fig5.2 at B
 """v = 0 looks harmless while every value is positive; negamax makes half of them negative."""
 
-import math
-
 
 def negamax(game, state, alpha, beta):
     if game.terminal_test(state):

@@ -1,7 +1,7 @@
 # family: negamax
 # algorithms: negamax-alphabeta
 # expect: wrong
-# bug: searches a child with the window (-beta, -v) built from its own v, dropping the alpha it was given
+# bug: searches a child with the window (-beta, -v), dropping the alpha the node was given
 # first-divergence: none
 """The bound inherited from two plies up never reaches the grandchildren."""
 
