@@ -30,6 +30,11 @@ class DecisionFunction:
     name: str
     state_first: bool = True
     returns_pair: bool = False
+    cutoff: bool = False
+    """aima-python's ``alpha_beta_cutoff_search(state, game, d, cutoff_test, eval_fn)``:
+    given the exercise's depth limit as ``d`` (it counts the root's children as depth 1 and
+    cuts off below ``d``: one less than the depth the root gets) and ``game.eval`` for the
+    player to move at the root as ``eval_fn``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +70,7 @@ _MINIMAX_DECISIONS = (
 )
 _ALPHABETA_DECISIONS = (
     DecisionFunction("alpha_beta_search"),
-    DecisionFunction("alpha_beta_cutoff_search"),
+    DecisionFunction("alpha_beta_cutoff_search", cutoff=True),
     DecisionFunction("alphabeta_search", state_first=False, returns_pair=True),
 )
 _CHANCE_DECISIONS = (DecisionFunction("expectiminimax"), DecisionFunction("expect_minmax"))
@@ -164,10 +169,20 @@ def find_decision(
 
 
 def call_decision(
-    decision: DecisionFunction, function: Callable[..., Any], state: object, game: object
+    decision: DecisionFunction,
+    function: Callable[..., Any],
+    state: object,
+    game: Any,
+    depth_limit: int | None = None,
 ) -> object:
     """The move a decision function returns for ``state``, called the way its edition
     calls it (a ``(value, move)`` pair gives its move)."""
+    if decision.cutoff and depth_limit is not None:
+        # Its evaluation is for the player to move at the root, as its utilities are.
+        sign = -1 if game.to_move(state) == "MIN" else 1
+        return function(
+            state, game, d=depth_limit - 1, eval_fn=lambda position: sign * game.eval(position)
+        )
     result = function(state, game) if decision.state_first else function(game, state)
     if decision.returns_pair and type(result) is tuple and len(result) == 2:
         return result[1]

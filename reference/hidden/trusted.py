@@ -168,7 +168,7 @@ def run_trusted(source: str, exercise: Exercise, tree: Tree) -> Outcome:
         found = find_decision(ALGORITHMS[exercise.algorithm], namespace.get)
         if found is None:
             return Outcome(tuple(game.seen), error="no entry points and no decision function")
-        action = call_decision(*found, _State(tree.root.name), game)
+        action = call_decision(*found, _State(tree.root.name), game, exercise.options.depth_limit)
         decision = action if isinstance(action, str) else None
         return Outcome(tuple(game.seen), decision=decision, decision_style=True, last=game.last)
     except Exception as error:  # trusted code; a wrong implementation may well raise

@@ -326,3 +326,53 @@ def test_only_a_file_that_imports_numpy_gets_a_fork_server_that_loads_it() -> No
     assert "numpy" not in preload_for(DATACLASS + "\n# numpy would help here\n")
     assert preload_for(AIMA_STYLE)[-1] == "numpy"
     assert preload_for("from numpy import inf\n")[-1] == "numpy"
+
+
+AIMA_CUTOFF = """
+import numpy as np
+
+
+def alpha_beta_cutoff_search(state, game, d=4, cutoff_test=None, eval_fn=None):
+    player = game.to_move(state)
+
+    def max_value(state, alpha, beta, depth):
+        if cutoff_test(state, depth):
+            return eval_fn(state)
+        v = -np.inf
+        for a in game.actions(state):
+            v = max(v, min_value(game.result(state, a), alpha, beta, depth + 1))
+            if v >= beta:
+                return v
+            alpha = max(alpha, v)
+        return v
+
+    def min_value(state, alpha, beta, depth):
+        if cutoff_test(state, depth):
+            return eval_fn(state)
+        v = np.inf
+        for a in game.actions(state):
+            v = min(v, max_value(game.result(state, a), alpha, beta, depth + 1))
+            if v <= alpha:
+                return v
+            beta = min(beta, v)
+        return v
+
+    cutoff_test = cutoff_test or (lambda state, depth: depth > d or game.terminal_test(state))
+    eval_fn = eval_fn or (lambda state: game.utility(state, player))
+    best_score = -np.inf
+    beta = np.inf
+    best_action = None
+    for a in game.actions(state):
+        v = min_value(game.result(state, a), best_score, beta, 1)
+        if v > best_score:
+            best_score = v
+            best_action = a
+    return best_action
+"""
+
+
+def test_aima_pythons_cutoff_search_gets_the_depth_limit_and_the_evaluation() -> None:
+    options = dataclasses.replace(ALPHABETA.options, depth_limit=2)
+    report = graded(AIMA_CUTOFF, dataclasses.replace(ALPHABETA, options=options))
+    assert_passes(report)
+    assert report["cases"][0]["decision"]["actual"] == "a1"

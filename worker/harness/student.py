@@ -201,7 +201,7 @@ def run_student(
             return _search_root(module, spec, game, root, defines)
         found = find_decision(ALGORITHMS[spec.algorithm], lambda name: getattr(module, name, None))
         if found is not None:
-            action = call_decision(*found, root, game)
+            action = call_decision(*found, root, game, spec.depth_limit)
             text = action if type(action) is str else None
             return StudentResult(decision=text, decision_style=True, defines=defines)
     except BaseException as error:
