@@ -53,16 +53,18 @@ def first_divergence(ctx: Context, answer: Answer) -> Divergence | None:
         position = max(seen, student.calls[name])
         if position < limit:
             limit, cause = position, ("bounds", name)
-    for name in ctx.unasked:
-        position = _left_at(ctx, name, limit)
+    unasked = min(ctx.unasked, key=first_visit.__getitem__) if ctx.unasked else None
+    if unasked is not None:
+        # The nodes the reference scores are never inside one another's subtrees, so the
+        # search leaves them in the order it first visits them: the first one is left first.
+        position = _left_at(ctx, unasked, limit)
         if position < limit:
-            limit, cause = position, ("unasked", name)
+            limit, cause = position, ("unasked", unasked)
     found = _first_wrong_return(ctx, visits[:departs], limit)
     if found is not None:
         limit, cause = found
-    if cause is None and ctx.unasked:  # the search ended inside a node it never asked about
-        name = min(ctx.unasked, key=first_visit.__getitem__)
-        limit, cause = first_visit[name], ("unasked", name)
+    if cause is None and unasked is not None:  # the search ended inside it
+        limit, cause = first_visit[unasked], ("unasked", unasked)
     if cause is not None:
         return _divergence(ctx, cause, limit, departs)
     if departs < len(expected):
