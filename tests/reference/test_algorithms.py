@@ -72,3 +72,16 @@ def test_the_library_has_correct_and_wrong_implementations_of_every_algorithm(na
     correct = [item for item in applying if item.expect == "correct"]
     wrong = [item for item in applying if item.expect == "wrong"]
     assert correct and wrong, (name, len(correct), len(wrong))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_algorithm_has_an_exercise(name: str) -> None:
+    assert any(CATALOG.get(slug).algorithm == name for slug in CATALOG.slugs()), name
+
+
+def test_depth_limited_alphabeta_has_an_exercise() -> None:
+    assert any(
+        CATALOG.get(slug).algorithm == "alphabeta"
+        and CATALOG.get(slug).options.depth_limit is not None
+        for slug in CATALOG.slugs()
+    )

@@ -24,6 +24,10 @@ REQUIRED = [
     "expectimax-dice",
     "alphabeta-pruning-intuition",
     "domineering-small-alphabeta",
+    "aima-fig5.2-negamax-alphabeta",
+    "expectiminimax-rescaling",
+    "alphabeta-deep-cutoff",
+    "tictactoe-depth2-alphabeta",
 ]
 
 
