@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from reference.algorithms import ALGORITHMS
 from reference.allocation import gc_paused
 from reference.exercises.model import Exercise, Limits
 from reference.feedback import TreeFeedback, combine, judge
@@ -248,26 +249,43 @@ HIDDEN_REASONS = (
     "wrong values or alpha-beta bounds below the root",
     "wrong decision",
 )
-"""What a failed hidden tree's report may say, one of these and nothing else."""
+"""What a failed hidden tree of an alpha-beta exercise may say, one of these and nothing
+else (:func:`hidden_reasons` words them for the other searches)."""
+
+
+def hidden_reasons(exercise: Exercise) -> tuple[str, ...]:
+    """The fixed reasons of ``exercise``'s hidden trees, in the terms of its search (the
+    same four for every exercise: only the words differ)."""
+    if ALGORITHMS[exercise.algorithm].windowed:
+        return HIDDEN_REASONS
+    how = "visits, order or depth limit" if exercise.options.depth_limit else "visits or order"
+    return (
+        HIDDEN_REASONS[0],
+        f"other nodes searched than the reference's ({how})",
+        "wrong values below the root",
+        HIDDEN_REASONS[3],
+    )
+
+
 _SEARCH_MISTAKES = frozenset(
     {NodeVerdict.EXTRA, NodeVerdict.MISSED, NodeVerdict.REPEATED, NodeVerdict.OUT_OF_ORDER}
 )
 _VALUE_MISTAKES = frozenset({NodeVerdict.WRONG_VALUE, NodeVerdict.WRONG_BOUNDS})
 
 
-def hidden_reason(feedback: TreeFeedback) -> str:
-    """The one reason a failed hidden tree's report gives: the first of
-    ``HIDDEN_REASONS`` that applies. One reason, by a fixed order, whatever else went
+def hidden_reason(feedback: TreeFeedback, reasons: tuple[str, ...] = HIDDEN_REASONS) -> str:
+    """The one reason a failed hidden tree's report gives: the first of ``reasons`` (see
+    :func:`hidden_reasons`) that applies. One reason, by a fixed order, whatever else went
     wrong: a search that makes several mistakes on purpose, each or not as the hidden tree
     is, learns no more than from one (see the README on what hidden trees tell)."""
     if feedback.value_ok is False:
-        return HIDDEN_REASONS[0]
+        return reasons[0]
     found = {node.verdict for node in feedback.nodes}
     if found & _SEARCH_MISTAKES:
-        return HIDDEN_REASONS[1]
+        return reasons[1]
     if found & _VALUE_MISTAKES:
-        return HIDDEN_REASONS[2]
-    return HIDDEN_REASONS[3]
+        return reasons[2]
+    return reasons[3]
 
 
 def _case_report(
@@ -275,6 +293,7 @@ def _case_report(
     record: RunRecord,
     feedback: TreeFeedback | None,
     replay: dict[str, Any] | None = None,
+    reasons: tuple[str, ...] = HIDDEN_REASONS,
 ) -> dict[str, Any]:
     verdict = _run_verdict(record, feedback)
     report: dict[str, Any] = {"name": case.name, "hidden": case.hidden, "verdict": verdict}
@@ -283,7 +302,7 @@ def _case_report(
         # few: the message, exception and output of a hidden tree's run are the student's
         # code's to choose, and its node verdicts would tell the tree's shape.
         if feedback is not None and not feedback.perfect:
-            report["message"] = hidden_reason(feedback)
+            report["message"] = hidden_reason(feedback, reasons)
         elif record.outcome.verdict is not Verdict.COMPLETED:
             report["message"] = verdict.replace("_", " ")
         return report
@@ -365,6 +384,7 @@ def grade(
     report, those not run as ``not_run``. The report is valid JSON whatever the student's
     code did, and at most ``REPORT_LIMIT`` bytes of it."""
     found = cases(exercise, key, exercises_dir, draw)
+    reasons = hidden_reasons(exercise)
     runs = [
         (
             case.tree,
@@ -401,7 +421,7 @@ def grade(
         if feedback is None and first_problem is None:
             first_problem = (case, record)
         all_feedback.append(feedback)
-        reports.append(_case_report(case, record, feedback, replay))
+        reports.append(_case_report(case, record, feedback, replay, reasons))
         if not case.hidden and len(stdout) < STDOUT_LIMIT:
             stdout += record.stdout
         if not case.hidden:

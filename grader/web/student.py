@@ -46,24 +46,23 @@ from grader.web.replay import reference_marks, replay_data
 from grader.web.treesvg import NodeMark, tree_svg
 from reference.algorithms import ALGORITHMS
 from reference.exercises.model import Exercise as ExerciseModel
+from reference.feedback import verdict_legend
 from reference.starter import entry_parameters, starter_source
 from reference.tree import Tree
 from reference.values import format_value
 
 blueprint = Blueprint("student", __name__)
 
-VERDICTS = {
-    "ok": "as the reference search",
-    "pruned": "pruned by both searches",
-    "extra": "visited, but the reference prunes it",
-    "missed": "not visited, but the reference visits it",
-    "wrong_value": "returned a value outside what is allowed",
-    "wrong_bounds": "searched with the wrong alpha-beta window",
-    "out_of_order": "visited out of order",
-    "repeated": "searched more than once",
-    "not_observed": "value not observable (decision-function style)",
-}
-"""Each node verdict, in words for the legend."""
+
+def verdict_words(model: ExerciseModel | None) -> dict[str, str]:
+    """Each node verdict, in words for the legend, in the terms of the exercise's search
+    (pruning and windows only for alpha-beta, the depth limit only where there is one)."""
+    windowed = model is not None and ALGORITHMS[model.algorithm].windowed
+    depth_limited = model is not None and model.options.depth_limit is not None
+    legend = verdict_legend(windowed=windowed, depth_limited=depth_limited)
+    return {str(verdict): words for verdict, words in legend.items()}
+
+
 GAME_INTERFACE = (
     ("game.actions(state)", "the legal actions, left to right"),
     ("game.result(state, action)", "the state an action leads to"),
@@ -536,6 +535,7 @@ def submission(submission_id: int) -> str:
     found, exercise_ = _visible_submission(submission_id)
     run = found.latest_run
     views: list[TreeView] = []
+    model = None
     if run is not None and run.state == RunState.GRADED:
         version = db_session().get(ExerciseVersion, run.exercise_version_id)
         model = None if version is None else load_version(settings(), exercise_.slug, version)
@@ -550,7 +550,7 @@ def submission(submission_id: int) -> str:
         finished=run is not None and run.state in FINISHED,
         views=views,
         report=report,
-        verdicts=VERDICTS,
+        verdicts=verdict_words(model),
         attempts=_attempts(found.user_id, found.exercise_id),
         format_value=format_value,
     )

@@ -18,7 +18,7 @@ from reference.hidden import DEVELOPMENT_KEY, LIBRARY_FOLDER
 from reference.search import Evaluate
 from reference.tree import Edge, Kind, Node, Tree
 from tests.worker.test_sandbox_notes import flooding, fraction_field
-from worker.grading import HIDDEN_REASONS, NOT_RUN, REPORT_LIMIT, cases, grade
+from worker.grading import HIDDEN_REASONS, NOT_RUN, REPORT_LIMIT, cases, grade, hidden_reasons
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 CATALOG = load_catalog(EXERCISES)
@@ -347,3 +347,13 @@ def test_a_report_bloating_search_is_stopped_and_its_report_stays_small() -> Non
     assert report["cases"][0]["verdict"] == "protocol_violation"
     assert {case["verdict"] for case in report["cases"][1:]} == {NOT_RUN}
     assert len(json.dumps(report)) < 20_000
+
+
+def test_a_hidden_trees_reason_speaks_of_the_exercises_own_search() -> None:
+    minimax = hidden_reasons(MINIMAX)
+    depth_limited = hidden_reasons(CATALOG.get("tictactoe-depth2-heuristic"))
+    assert hidden_reasons(ALPHABETA) == HIDDEN_REASONS
+    for reasons in (minimax, depth_limited):
+        assert len(reasons) == len(HIDDEN_REASONS)
+        assert not any("pruning" in reason or "alpha-beta" in reason for reason in reasons)
+    assert "depth limit" in depth_limited[1]
