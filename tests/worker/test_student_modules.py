@@ -376,3 +376,47 @@ def test_aima_pythons_cutoff_search_gets_the_depth_limit_and_the_evaluation() ->
     report = graded(AIMA_CUTOFF, dataclasses.replace(ALPHABETA, options=options))
     assert_passes(report)
     assert report["cases"][0]["decision"]["actual"] == "a1"
+
+
+FOURTH_EDITION_ALPHABETA = """
+import math
+
+
+def alphabeta_search(game, state):
+    player = game.to_move(state)
+
+    def max_value(state, alpha, beta):
+        if game.terminal_test(state):
+            return game.utility(state, player), None
+        v, move = -math.inf, None
+        for a in game.actions(state):
+            v2, _ = min_value(game.result(state, a), alpha, beta)
+            if v2 > v:
+                v, move = v2, a
+                alpha = max(alpha, v)
+            if v >= beta:
+                return v, move
+        return v, move
+
+    def min_value(state, alpha, beta):
+        if game.terminal_test(state):
+            return game.utility(state, player), None
+        v, move = math.inf, None
+        for a in game.actions(state):
+            v2, _ = max_value(game.result(state, a), alpha, beta)
+            if v2 < v:
+                v, move = v2, a
+                beta = min(beta, v)
+            if v <= alpha:
+                return v, move
+        return v, move
+
+    return max_value(state, -math.inf, math.inf)
+"""
+
+
+def test_the_fourth_editions_alphabeta_search_is_graded() -> None:
+    report = graded(FOURTH_EDITION_ALPHABETA, ALPHABETA)
+    assert_passes(report)
+    verdicts = {node["node"]: node["verdict"] for node in report["cases"][0]["nodes"]}
+    assert verdicts["C2"] == verdicts["C3"] == "pruned"
