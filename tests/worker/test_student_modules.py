@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 
 from reference.exercises import Exercise, load_catalog
+from reference.exercises.model import ExerciseTree
 from reference.hidden import DEVELOPMENT_KEY
+from reference.treefile import parse_compact
 from worker.grading import grade
 from worker.sandbox.importable import preload_for
 
@@ -420,3 +422,60 @@ def test_the_fourth_editions_alphabeta_search_is_graded() -> None:
     assert_passes(report)
     verdicts = {node["node"]: node["verdict"] for node in report["cases"][0]["nodes"]}
     assert verdicts["C2"] == verdicts["C3"] == "pruned"
+
+
+AIMA_EXPECT_MINMAX = """
+import numpy as np
+
+
+def expect_minmax(state, game):
+    player = game.to_move(state)
+
+    def max_value(state):
+        v = -np.inf
+        for a in game.actions(state):
+            v = max(v, chance_node(state, a))
+        return v
+
+    def min_value(state):
+        v = np.inf
+        for a in game.actions(state):
+            v = min(v, chance_node(state, a))
+        return v
+
+    def chance_node(state, action):
+        res_state = game.result(state, action)
+        if game.terminal_test(res_state):
+            return game.utility(res_state, player)
+        sum_chances = 0
+        num_chances = len(game.chances(res_state))
+        for chance in game.chances(res_state):
+            res_state = game.outcome(res_state, chance)
+            util = 0
+            if res_state.to_move == player:
+                util = max_value(res_state)
+            elif res_state.to_move != player:
+                util = min_value(res_state)
+            sum_chances += util * game.probability(chance)
+        return sum_chances / num_chances
+
+    return max(game.actions(state), key=lambda a: chance_node(state, a), default=None)
+"""
+
+
+def test_aima_pythons_expect_minmax_runs_as_written_where_it_fits() -> None:
+    # Its chance outcomes must be decision states (dice then a move), as in backgammon:
+    # it reads state.to_move, asks each chance of the previous outcome, and its
+    # max_value / min_value never test for the end of the game.
+    tree = parse_compact(
+        "MAX[ CHANCE[1/2*MIN[3 5] 1/2*MIN[6 1]] CHANCE[1/4*MIN[2 4] 3/4*MIN[8 9]] ]"
+    )
+    base = CATALOG.get("expectiminimax-rescaling")
+    exercise = dataclasses.replace(
+        base,
+        trees=(ExerciseTree("dice-then-move", tree, "test"),),
+        hidden=dataclasses.replace(base.hidden, count=0),
+    )
+    report = graded(AIMA_EXPECT_MINMAX, exercise)
+    assert_passes(report)
+    assert report["cases"][0]["decision"]["actual"] == "a2"

@@ -17,12 +17,22 @@ class GameError(ValueError):
 
 
 class State:
-    """An opaque game state. Compare states with ``==``; their contents are not for reading."""
+    """An opaque game state. Compare states with ``==``; their contents are not for reading.
 
-    __slots__ = ("_token",)
+    ``state.to_move`` asks the game whose turn it is, as ``game.to_move(state)`` does
+    (aima-python's stochastic search reads it as an attribute)."""
 
-    def __init__(self, token: str) -> None:
+    __slots__ = ("_game", "_token")
+
+    def __init__(self, token: str, game: Game | None = None) -> None:
         self._token = token
+        self._game = game
+
+    @property
+    def to_move(self) -> str:
+        if self._game is None:
+            raise GameError("this state belongs to no game")
+        return self._game.to_move(self)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and other._token == self._token
@@ -42,11 +52,15 @@ def token_of(state: object) -> str | None:
 class Game:
     """The game tree as the student's code sees it (aima-python's ``Game`` interface)."""
 
-    __slots__ = ("_backend", "_probabilities")
+    __slots__ = ("_backend", "_labels", "_outcome_of", "_probabilities")
 
     def __init__(self, backend: Backend) -> None:
         self._backend = backend
         self._probabilities: dict[str, Any] = {}
+        self._outcome_of: dict[str, State] = {}
+        """The chance state each outcome came from (see :meth:`outcome`)."""
+        self._labels: dict[str, tuple[str, ...]] = {}
+        """The chance events of each chance state whose :meth:`chances` were asked."""
 
     def _ask(self, method: str, state: object, argument: str | None = None) -> Any:
         token = token_of(state)
@@ -67,7 +81,7 @@ class Game:
         """The state that ``action`` leads to (asking this does not visit the child)."""
         if type(action) is not str:
             raise GameError(f"an action is a string, not {type(action).__name__}")
-        return State(self._ask("result", state, action))
+        return State(self._ask("result", state, action), self)
 
     def terminal_test(self, state: object) -> bool:
         """True when the game is over in ``state``."""
@@ -85,7 +99,7 @@ class Game:
 
     def successors(self, state: object) -> list[tuple[str, State]]:
         """``(action, state)`` pairs for every action, in order."""
-        return [(action, State(token)) for action, token in self._ask("successors", state)]
+        return [(action, State(token, self)) for action, token in self._ask("successors", state)]
 
     def eval(self, state: object) -> Any:
         """The heuristic evaluation of ``state`` (for depth-limited search)."""
@@ -100,14 +114,31 @@ class Game:
     def chances(self, state: object) -> list[str]:
         """The chance events of a chance ``state``, in order (aima-python's ``chances``)."""
         outcomes = self.chance_outcomes(state)
+        token = token_of(state)
+        if token is not None:
+            self._labels[token] = tuple(action for action, _ in outcomes)
         # Kept for every chance state asked so far, not the last one only: a search asks the
         # chances of the states below before it asks the probability of the next event here.
         self._probabilities.update(outcomes)
         return [action for action, _ in outcomes]
 
     def outcome(self, state: object, chance: object) -> State:
-        """The state chance event ``chance`` leads to (aima-python's ``outcome``)."""
-        return self.result(state, chance)
+        """The state chance event ``chance`` leads to (aima-python's ``outcome``). Asked
+        of an earlier outcome of the same chance state, it is that state's outcome: as in
+        aima-python's dice games, where an outcome only sets the dice (its
+        ``expect_minmax`` asks each chance of the previous outcome)."""
+        token = token_of(state)
+        origin = self._outcome_of.get(token) if token is not None else None
+        if origin is not None and (
+            chance not in self._labels.get(origin._token, ())
+            or chance in self._labels.get(token or "", ())
+        ):
+            origin = None  # an event of this state itself, not of the one it came from
+        base = origin if origin is not None else state
+        reached = self.result(base, chance)
+        if isinstance(base, State):
+            self._outcome_of[reached._token] = base
+        return reached
 
     def probability(self, chance: object) -> Any:
         """The probability of chance event ``chance``, of a chance state whose

@@ -187,7 +187,7 @@ def run_student(
     defines = _defined_functions(module)
     if game is None:
         game = Game(backend)
-    root = State(root_token)
+    root = State(root_token, game)
     entries = [getattr(module, name, None) for name in spec.entry_points]
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, spec.recursion_limit))

@@ -150,7 +150,7 @@ class RemoteGame(Game):
             if children is not None:
                 child = children.get(action)
                 if child is not None:
-                    return State(child)
+                    return State(child, self)
         return Game.result(self, state, action)
 
     def terminal_test(self, state: object) -> bool:
