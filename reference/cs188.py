@@ -188,13 +188,18 @@ def import_file(path: str | os.PathLike[str]) -> Cs188Import:
     Raises :class:`FileProblems` listing every problem found, each located by line and
     column, and ``OSError`` when the file cannot be read.
     """
+    filename, text = _read_text(path)
+    return import_text(text, filename)
+
+
+def _read_text(path: str | os.PathLike[str]) -> tuple[str, str]:
+    """The file's name and its UTF-8 text; :class:`FileProblems` where it is not UTF-8."""
     filename = os.fspath(path)
     data = Path(path).read_bytes()
     try:
-        text = data.decode("utf-8")
+        return filename, data.decode("utf-8")
     except UnicodeDecodeError:
         raise FileProblems(_encoding_problems(data, filename)) from None
-    return import_text(text, filename)
 
 
 def import_solution(path: str | os.PathLike[str]) -> Cs188Solution:
@@ -203,12 +208,7 @@ def import_solution(path: str | os.PathLike[str]) -> Cs188Solution:
     Raises :class:`FileProblems` listing every problem found, and ``OSError`` when the file
     cannot be read.
     """
-    filename = os.fspath(path)
-    data = Path(path).read_bytes()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise FileProblems(_encoding_problems(data, filename)) from None
+    filename, text = _read_text(path)
     report = _Report(filename)
     lines = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
     entries, broken = _read_entries(lines, report)
