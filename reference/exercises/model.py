@@ -64,6 +64,10 @@ class HiddenTreePolicy:
     seed: str = ""
     """Mixed with the exercise's slug into the hidden trees' seed: change it to draw new
     hidden trees for the same exercise (a new term, say)."""
+    leaves_after_moves: bool = False
+    """Every leaf is reached by a move of MAX or MIN, never straight from a chance node (a
+    roll is always followed by a move, as in dice games): the shape aima-python's
+    ``expect_minmax`` is written for."""
 
 
 @dataclass(frozen=True, slots=True)

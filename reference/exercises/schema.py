@@ -90,6 +90,8 @@ class HiddenSchema(_Strict):
     min_value: int = -9
     max_value: int = 9
     seed: str = Field(default="", max_length=200)
+    leaves_after_moves: bool = False
+    """Every leaf is reached by a move, never straight from a chance node."""
 
     @model_validator(mode="after")
     def _ranges(self) -> HiddenSchema:

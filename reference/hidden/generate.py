@@ -72,10 +72,22 @@ def seeded_tree(exercise: Exercise, seed: bytes, index: int) -> Tree:
     layers = LAYERS.get(exercise.algorithm, LAYERS["minimax"])
     limit = exercise.options.depth_limit
     if limit is None:
-        height = heights[(offset + index) % len(heights)]
+        if policy.leaves_after_moves:
+            # Only heights whose leaves hang below a move (MAX or MIN), never a chance node.
+            moved = range_after_moves(heights, layers)
+            height = moved[(offset + index) % len(moved)]
+        else:
+            height = heights[(offset + index) % len(heights)]
         return random_tree(rng, policy, height, layers)
     height, layers = depth_limited_shape(heights, layers, limit, offset + index)
     return random_tree(rng, policy, height, layers, heuristics=True)
+
+
+def range_after_moves(heights: range, layers: tuple[Kind, ...]) -> list[int]:
+    """The ``heights`` whose leaves hang below a move, not a chance node (all of them when
+    none does, which a policy's range can leave)."""
+    moved = [height for height in heights if layers[(height - 1) % len(layers)] is not Kind.CHANCE]
+    return moved or list(heights)
 
 
 def depth_limited_shape(
@@ -149,6 +161,8 @@ def random_tree(
     while stack:
         name, depth, on_spine = stack.pop()
         early = depth > 0 and not on_spine and rng.random() < EARLY_LEAF
+        if early and policy.leaves_after_moves:
+            early = layers[(depth - 1) % len(layers)] is not Kind.CHANCE
         if depth == height or early:
             nodes.append(Node(name, Kind.LEAF, utility=rng.choice(palette)))
             continue

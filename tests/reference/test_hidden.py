@@ -423,3 +423,25 @@ def test_generated_trees_pass_the_checks_they_are_built_without(slug: str) -> No
     for index in range(30):
         tree = candidate_tree(exercise, DEVELOPMENT_KEY, index)
         assert Tree(tree.root.name, list(tree)) == tree
+
+
+def test_leaves_after_moves_keeps_every_leaf_below_a_move() -> None:
+    base = CATALOG.get("expectiminimax-rescaling")
+    exercise = with_policy(base, leaves_after_moves=True)
+    seen_chance = False
+    for index in range(40):
+        tree = candidate_tree(exercise, DEVELOPMENT_KEY, index)
+        for node in tree:
+            if node.kind is Kind.CHANCE:
+                seen_chance = True
+                assert not any(child.is_leaf for child in tree.children(node.name)), index
+    assert seen_chance
+    # Without the policy, the same exercise draws leaves straight below chance nodes.
+    trees = [candidate_tree(base, DEVELOPMENT_KEY, index) for index in range(40)]
+    assert any(
+        child.is_leaf
+        for tree in trees
+        for node in tree
+        if node.kind is Kind.CHANCE
+        for child in tree.children(node.name)
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import textwrap
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +15,10 @@ import pytest
 from reference.exercises import Exercise, load_catalog
 from reference.exercises.model import ExerciseTree
 from reference.hidden import DEVELOPMENT_KEY
+from reference.hidden.trusted import best_actions
+from reference.tree import Kind, Tree
 from reference.treefile import parse_compact
-from worker.grading import grade
+from worker.grading import cases, grade
 from worker.sandbox.importable import preload_for
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
@@ -461,6 +464,44 @@ def expect_minmax(state, game):
 
     return max(game.actions(state), key=lambda a: chance_node(state, a), default=None)
 """
+
+
+def published_decision(tree: Tree) -> str:
+    """The move aima-python's expect_minmax makes: it divides a chance node's weighted sum
+    by its number of outcomes, which changes the move when the counts differ."""
+
+    def value(name: str) -> Fraction:
+        node = tree[name]
+        if node.is_leaf:
+            return Fraction(node.utility or 0)
+        values = [value(edge.child) for edge in node.edges]
+        if node.kind is Kind.MAX:
+            return max(values)
+        if node.kind is Kind.MIN:
+            return min(values)
+        weights = [Fraction(edge.probability or 0) for edge in node.edges]
+        return sum(p * v for p, v in zip(weights, values, strict=True)) / len(values)
+
+    edges = tree.root.edges
+    return max(edges, key=lambda edge: value(edge.child)).action
+
+
+def test_aima_pythons_expect_minmax_is_graded_as_written_on_every_tree() -> None:
+    # On trees where every leaf follows a move, it runs to the end on every hidden tree;
+    # it passes where its division by the number of outcomes keeps the textbook's move,
+    # and fails where it does not.
+    base = CATALOG.get("expectiminimax-rescaling")
+    exercise = dataclasses.replace(
+        base, hidden=dataclasses.replace(base.hidden, leaves_after_moves=True)
+    )
+    exercise = dataclasses.replace(exercise, trees=())
+    report = graded(AIMA_EXPECT_MINMAX, exercise)
+    drawn = cases(exercise, DEVELOPMENT_KEY, EXERCISES, "student-modules")
+    for case, result in zip(drawn, report["cases"], strict=True):
+        best = best_actions(exercise, case.tree)
+        expected = "passed" if published_decision(case.tree) in best else "failed"
+        assert result["verdict"] == expected, case.name
+    assert {result["verdict"] for result in report["cases"]} <= {"passed", "failed"}
 
 
 def test_aima_pythons_expect_minmax_runs_as_written_where_it_fits() -> None:
