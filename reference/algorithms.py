@@ -16,6 +16,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from reference.search.alphabeta import AlphaBeta
+from reference.search.engine import Algorithm as ReferenceSearch
+from reference.search.expectimax import Expectimax, Expectiminimax
+from reference.search.minimax import DepthLimitedMinimax, Minimax
+from reference.search.negamax import Negamax, NegamaxAlphaBeta
 from reference.tree import Kind
 
 
@@ -42,6 +47,8 @@ class Algorithm:
     """One search algorithm as students write it."""
 
     name: str
+    reference: type[ReferenceSearch]
+    """The reference search, which emits the complete trace students are graded against."""
     entry_points: tuple[str, ...]
     """The functions a student's module defines (an exercise may rename them), in the order
     of the node kinds they search: MAX, MIN, then CHANCE (negamax: one function)."""
@@ -82,6 +89,7 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType(
         for algorithm in (
             Algorithm(
                 "minimax",
+                Minimax,
                 ("max_value", "min_value"),
                 _MAX_MIN,
                 decisions=_MINIMAX_DECISIONS,
@@ -90,6 +98,7 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType(
             ),
             Algorithm(
                 "depth-limited-minimax",
+                DepthLimitedMinimax,
                 ("max_value", "min_value"),
                 _MAX_MIN,
                 decisions=_MINIMAX_DECISIONS,
@@ -98,6 +107,7 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType(
             ),
             Algorithm(
                 "alphabeta",
+                AlphaBeta,
                 ("max_value", "min_value"),
                 _MAX_MIN,
                 windowed=True,
@@ -108,6 +118,7 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType(
             ),
             Algorithm(
                 "negamax",
+                Negamax,
                 ("negamax",),
                 _MAX_MIN,
                 negamax=True,
@@ -117,6 +128,7 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType(
             ),
             Algorithm(
                 "negamax-alphabeta",
+                NegamaxAlphaBeta,
                 ("negamax",),
                 _MAX_MIN,
                 windowed=True,
@@ -127,6 +139,7 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType(
             ),
             Algorithm(
                 "expectimax",
+                Expectimax,
                 ("max_value", "exp_value"),
                 (Kind.MAX, Kind.CHANCE),
                 decisions=_CHANCE_DECISIONS,
@@ -135,6 +148,7 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType(
             ),
             Algorithm(
                 "expectiminimax",
+                Expectiminimax,
                 ("max_value", "min_value", "exp_value"),
                 (Kind.MAX, Kind.CHANCE, Kind.MIN, Kind.CHANCE),
                 decisions=_CHANCE_DECISIONS,

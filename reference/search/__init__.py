@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from reference.search.alphabeta import AlphaBeta
 from reference.search.engine import (
     Algorithm,
     Order,
@@ -18,44 +17,30 @@ from reference.search.engine import (
     SearchOptions,
     SearchResult,
 )
-from reference.search.expectimax import Expectimax, Expectiminimax
-from reference.search.minimax import DepthLimitedMinimax, Minimax
-from reference.search.negamax import Negamax, NegamaxAlphaBeta
 from reference.search.trace import Backup, Cutoff, Enter, Evaluate, Event, Return, Trace
 from reference.tree import Tree
 
-_ALGORITHMS: dict[str, type[Algorithm]] = {}
 
+def __getattr__(name: str) -> Mapping[str, type[Algorithm]]:
+    # ``ALGORITHMS`` is read from the one registry of algorithms, which imports this
+    # package's modules: read when first asked for, not when this package loads.
+    if name == "ALGORITHMS":
+        from reference.algorithms import ALGORITHMS as registry
 
-def register(algorithm: type[Algorithm]) -> type[Algorithm]:
-    """Make an algorithm available by its ``name``."""
-    _ALGORITHMS[algorithm.name] = algorithm
-    return algorithm
-
-
-for _algorithm in (
-    Minimax,
-    DepthLimitedMinimax,
-    AlphaBeta,
-    Negamax,
-    NegamaxAlphaBeta,
-    Expectimax,
-    Expectiminimax,
-):
-    register(_algorithm)
-
-ALGORITHMS: Mapping[str, type[Algorithm]] = MappingProxyType(_ALGORITHMS)
-"""Every registered algorithm by name."""
+        return MappingProxyType({key: entry.reference for key, entry in registry.items()})
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def search(
     tree: Tree, algorithm: str = "minimax", options: SearchOptions | None = None
 ) -> SearchResult:
     """Run the named reference algorithm on ``tree``."""
+    from reference.algorithms import ALGORITHMS as registry
+
     try:
-        cls = ALGORITHMS[algorithm]
+        cls = registry[algorithm].reference
     except KeyError:
-        known = ", ".join(ALGORITHMS)
+        known = ", ".join(registry)
         raise SearchError(f"unknown algorithm {algorithm!r} (known: {known})") from None
     return cls(options).run(tree)
 
@@ -74,6 +59,5 @@ __all__ = [
     "SearchOptions",
     "SearchResult",
     "Trace",
-    "register",
     "search",
 ]
