@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from reference.search.alphabeta import AlphaBeta
+from reference.search.alphabeta import AlphaBeta, DepthLimitedAlphaBeta
 from reference.search.engine import Algorithm as ReferenceSearch
 from reference.search.expectimax import Expectimax, Expectiminimax
 from reference.search.minimax import DepthLimitedMinimax, Minimax
@@ -115,6 +115,16 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType(
                 summary="Minimax with alpha-beta pruning: alpha is the best value MAX is "
                 "sure of on the path, beta MIN's; a node stops searching its children once "
                 "its value passes the window (AIMA Figure 5.7).",
+            ),
+            Algorithm(
+                "depth-limited-alphabeta",
+                DepthLimitedAlphaBeta,
+                ("max_value", "min_value"),
+                _MAX_MIN,
+                windowed=True,
+                decisions=_ALPHABETA_DECISIONS,
+                summary="Alpha-beta searched to a depth limit: a state where the depth reaches "
+                "0 is scored by game.eval(state); the depth comes after the window.",
             ),
             Algorithm(
                 "negamax",

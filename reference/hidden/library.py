@@ -193,7 +193,7 @@ def _as_wrong_case(impl: Implementation, exercise: Exercise) -> Exercise | None:
         if impl.pruning is None:
             return None
         options = dataclasses.replace(options, prune_on_equality=impl.pruning == "strict")
-    if algorithm == "depth-limited-minimax" and options.depth_limit is None:
+    if algorithm.startswith("depth-limited-") and options.depth_limit is None:
         return None
     return dataclasses.replace(
         exercise, algorithm=algorithm, options=options, entry_points=ENTRY_POINTS[algorithm]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from reference.search.engine import Frame
+from reference.search.engine import Frame, SearchError, SearchOptions
 from reference.search.minimax import Minimax
 from reference.tree import Kind, Node, Number
 
@@ -38,3 +38,16 @@ class AlphaBeta(Minimax):
             frame.alpha = max(frame.alpha, frame.value)
         else:
             frame.beta = min(frame.beta, frame.value)
+
+
+class DepthLimitedAlphaBeta(AlphaBeta):
+    """Alpha-beta that stops at ``depth_limit`` and scores the nodes there by their
+    heuristic."""
+
+    name = "depth-limited-alphabeta"
+    summary = "alpha-beta cut off at a depth, with the heuristic at the cut-off"
+
+    def __init__(self, options: SearchOptions | None = None) -> None:
+        super().__init__(options)
+        if self.options.depth_limit is None:
+            raise SearchError("depth-limited-alphabeta needs a depth limit")

@@ -11,6 +11,7 @@ from reference.algorithms import ALGORITHMS, find_decision
 from reference.exercises import ENTRY_POINTS
 from reference.hidden import LAYERS
 from reference.search import ALGORITHMS as ENGINE
+from reference.search import SearchError, SearchOptions
 from reference.starter import entry_parameters, starter_source
 from reference.tree import Kind
 from tests.reference.test_hidden import CATALOG, LIBRARY
@@ -82,9 +83,7 @@ def test_every_algorithm_has_an_exercise(name: str) -> None:
     assert any(CATALOG.get(slug).algorithm == name for slug in CATALOG.slugs()), name
 
 
-def test_depth_limited_alphabeta_has_an_exercise() -> None:
-    assert any(
-        CATALOG.get(slug).algorithm == "alphabeta"
-        and CATALOG.get(slug).options.depth_limit is not None
-        for slug in CATALOG.slugs()
-    )
+def test_a_depth_limited_algorithm_needs_a_depth_limit() -> None:
+    for name in ("depth-limited-minimax", "depth-limited-alphabeta"):
+        with pytest.raises(SearchError, match="needs a depth limit"):
+            ALGORITHMS[name].reference(SearchOptions())

@@ -75,7 +75,7 @@ def test_the_deep_cutoff_never_evaluates_x() -> None:
 
 def test_depth_limited_alphabeta_agrees_with_depth_limited_minimax() -> None:
     exercise = CATALOG.get("tictactoe-depth2-alphabeta")
-    assert exercise.algorithm == "alphabeta"
+    assert exercise.algorithm == "depth-limited-alphabeta"
     assert exercise.options.depth_limit == 2
     entry = exercise.trees[0]
     result = exercise.reference(entry)

@@ -1,5 +1,5 @@
 # family: depth-limited
-# algorithms: alphabeta
+# algorithms: depth-limited-alphabeta
 # expect: correct
 # pruning: on-equality
 # bug: under the strict rule it prunes on v == beta or v == alpha, where the search should go on

@@ -1,5 +1,5 @@
 # family: depth-limited
-# algorithms: alphabeta
+# algorithms: depth-limited-alphabeta
 # expect: correct
 # pruning: strict
 # bug: under AIMA's rule it goes on searching when v == beta or v == alpha, where it should prune

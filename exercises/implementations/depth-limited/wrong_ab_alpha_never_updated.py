@@ -1,5 +1,5 @@
 # family: depth-limited
-# algorithms: alphabeta
+# algorithms: depth-limited-alphabeta
 # expect: wrong
 # bug: MAX-VALUE never raises alpha, so MIN nodes below it cannot prune
 # first-divergence: tictactoe-depth2-alphabeta at D2

@@ -1,5 +1,5 @@
 # family: depth-limited
-# algorithms: alphabeta
+# algorithms: depth-limited-alphabeta
 # expect: wrong
 # bug: cuts off at depth 1 instead of 0, one ply too early
 # first-divergence: tictactoe-depth2-alphabeta at B

@@ -1,5 +1,5 @@
 # family: depth-limited
-# algorithms: alphabeta
+# algorithms: depth-limited-alphabeta
 # expect: wrong
 # bug: scores a cut-off state 0 instead of asking game.eval
 # first-divergence: tictactoe-depth2-alphabeta at B1

@@ -1,5 +1,5 @@
 # family: depth-limited
-# algorithms: alphabeta
+# algorithms: depth-limited-alphabeta
 # expect: wrong
 # bug: passes depth to the children unchanged, so the search is never cut off
 # first-divergence: tictactoe-depth2-alphabeta at B1.1

@@ -1,5 +1,5 @@
 # family: depth-limited
-# algorithms: alphabeta
+# algorithms: depth-limited-alphabeta
 # expect: wrong
 # bug: negates the evaluation at every cut-off state, reading game.eval as MIN's score
 # first-divergence: tictactoe-depth2-alphabeta at B1

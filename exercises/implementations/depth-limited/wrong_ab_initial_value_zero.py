@@ -1,5 +1,5 @@
 # family: depth-limited
-# algorithms: alphabeta
+# algorithms: depth-limited-alphabeta
 # expect: wrong
 # bug: v starts at 0 instead of -inf / +inf
 # first-divergence: tictactoe-depth2-alphabeta at C

@@ -1,5 +1,5 @@
 # family: depth-limited
-# algorithms: alphabeta
+# algorithms: depth-limited-alphabeta
 # expect: wrong
 # bug: keeps alpha and beta up to date but never prunes: depth-limited minimax with extra arguments
 # first-divergence: tictactoe-depth2-alphabeta at D2

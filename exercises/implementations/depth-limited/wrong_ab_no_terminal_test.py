@@ -1,5 +1,5 @@
 # family: depth-limited
-# algorithms: alphabeta
+# algorithms: depth-limited-alphabeta
 # expect: wrong
 # bug: never tests for terminal states: a game over before the cut-off is searched as if it went on
 # first-divergence: none

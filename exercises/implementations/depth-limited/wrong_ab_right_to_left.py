@@ -1,5 +1,5 @@
 # family: depth-limited
-# algorithms: alphabeta
+# algorithms: depth-limited-alphabeta
 # expect: wrong
 # bug: searches the children right to left, so it prunes other positions than the reference
 # first-divergence: tictactoe-depth2-alphabeta at H6

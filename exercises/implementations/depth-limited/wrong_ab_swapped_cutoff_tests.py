@@ -1,5 +1,5 @@
 # family: depth-limited
-# algorithms: alphabeta
+# algorithms: depth-limited-alphabeta
 # expect: wrong
 # bug: MAX prunes on v <= alpha and MIN on v >= beta: the two tests are swapped
 # first-divergence: tictactoe-depth2-alphabeta at B

@@ -1,5 +1,5 @@
 # family: depth-limited
-# algorithms: alphabeta
+# algorithms: depth-limited-alphabeta
 # expect: wrong
 # bug: searches every child with the full window (-inf, +inf), so no bound reaches the next level
 # first-divergence: tictactoe-depth2-alphabeta at D2
