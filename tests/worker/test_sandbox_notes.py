@@ -243,4 +243,6 @@ def test_reading_values_has_one_allowance_per_submission_not_one_per_tree() -> N
     assert last.verdict is Verdict.PROTOCOL_VIOLATION, [r.outcome for r in records]
     assert "what was left for this tree" in last.message
     assert len(records) < 9
-    assert spent[0] < allowance + 1.0
+    # The serving loop's own work (forks, requests, the other notes) comes on top; a busy
+    # machine has made it about a second.
+    assert spent[0] < allowance + 2.0
