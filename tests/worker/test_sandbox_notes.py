@@ -154,7 +154,9 @@ def test_the_cpu_time_spent_reading_notes_is_bounded() -> None:
     bounds = NoteBounds.for_tree(len(tree), 10_000)
     assert record.outcome.verdict is Verdict.PROTOCOL_VIOLATION, record.outcome
     assert "s of CPU time" in record.outcome.message
-    assert bounds.decode_seconds <= cpu < 2.0
+    # Past the bound the tree ends; the serving loop's own work comes on top (a loaded
+    # machine has made it about a second). Before the bound existed: 12 s and more.
+    assert bounds.decode_seconds <= cpu < bounds.decode_seconds + 2.0
 
 
 @pytest.mark.parametrize(
