@@ -59,6 +59,31 @@ class Settings:
     """Let result callbacks reach loopback and private addresses (tests only)."""
     eager_tasks: bool = False
     """Run Celery tasks in process (unit tests only)."""
+    public_url: str = ""
+    """The service's address as its users reach it (``https://grader.example``): the OpenAPI
+    document's ``servers`` and links in messages. Empty: the request's own host, which is
+    then checked against ``trusted_hosts``."""
+    trusted_hosts: tuple[str, ...] = ()
+    """Host names the web app answers to (``GRADER_TRUSTED_HOSTS``, comma-separated); the
+    host of ``public_url`` is always one. Empty and no ``public_url``: any host
+    (development)."""
+    session_hours: int = 12
+    """How long a sign-in lasts without being used again."""
+    login_limits: str = "5 per minute;30 per hour"
+    """Failed sign-ins allowed per account and per address (Flask-Limiter notation)."""
+    integration_limits: str = "120 per minute"
+    """Webhook calls allowed per LMS integration."""
+    mail_url: str = ""
+    """Where messages (password resets) go: ``smtp://host:port``; empty: the log."""
+    mail_from: str = "grader@localhost"
+    metrics_token: str = ""
+    """A bearer token that opens ``/metrics``; without it only ``metrics_allow`` may read."""
+    metrics_allow: tuple[str, ...] = ("127.0.0.1", "::1")
+    """Addresses that may read ``/metrics`` without the token."""
+    worker_stale_seconds: int = 120
+    """``/readyz`` fails when no worker has reported in this long."""
+    callback_connect_seconds: float = 3.0
+    callback_read_seconds: float = 5.0
     extra: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -138,4 +163,23 @@ class Settings:
             max_run_attempts=int(get("MAX_RUN_ATTEMPTS", d.max_run_attempts)),
             node_rows_limit=int(get("NODE_ROWS_LIMIT", d.node_rows_limit)),
             callbacks_allow_private=get("CALLBACKS_ALLOW_PRIVATE", "").lower() in _TRUE,
+            public_url=get("PUBLIC_URL", "").rstrip("/"),
+            trusted_hosts=_names(get("TRUSTED_HOSTS", "")),
+            session_hours=int(get("SESSION_HOURS", d.session_hours)),
+            login_limits=get("LOGIN_LIMITS", d.login_limits),
+            integration_limits=get("INTEGRATION_LIMITS", d.integration_limits),
+            mail_url=get("MAIL_URL", ""),
+            mail_from=get("MAIL_FROM", d.mail_from),
+            metrics_token=get("METRICS_TOKEN", ""),
+            metrics_allow=_names(get("METRICS_ALLOW", ",".join(d.metrics_allow))),
+            worker_stale_seconds=int(get("WORKER_STALE_SECONDS", d.worker_stale_seconds)),
+            callback_connect_seconds=float(
+                get("CALLBACK_CONNECT_SECONDS", d.callback_connect_seconds)
+            ),
+            callback_read_seconds=float(get("CALLBACK_READ_SECONDS", d.callback_read_seconds)),
         )
+
+
+def _names(value: str) -> tuple[str, ...]:
+    """A comma-separated list, without blanks."""
+    return tuple(part.strip() for part in value.split(",") if part.strip())

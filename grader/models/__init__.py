@@ -1,5 +1,6 @@
 """The service's tables (SQLAlchemy 2 typed models); migrations live in ``grader/migrations``."""
 
+from grader.models import accounts, workers  # noqa: F401  (their tables)
 from grader.models.base import Base, utcnow
 from grader.models.exercises import Exercise, ExerciseVersion
 from grader.models.integrations import (

@@ -10,6 +10,7 @@ from grader.config import Settings
 from grader.db import Database
 from grader.models import User
 from grader.services.queue import Queue
+from grader.web import limits
 
 csrf = CSRFProtect()
 login_manager = LoginManager()
@@ -37,6 +38,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     app.extensions["grader.queue"] = Queue(settings, database)
     csrf.init_app(app)
     login_manager.init_app(app)
+    limits.install(app, settings)
 
     from grader.web import (
         api,

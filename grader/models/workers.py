@@ -1,0 +1,3 @@
+"""What the workers report about themselves (heartbeats)."""
+
+from __future__ import annotations
