@@ -10,7 +10,7 @@ from grader.config import Settings
 from grader.db import Database
 from grader.models import User
 from grader.services.queue import Queue
-from grader.web import limits
+from grader.web import limits, security
 
 csrf = CSRFProtect()
 login_manager = LoginManager()
@@ -39,6 +39,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     csrf.init_app(app)
     login_manager.init_app(app)
     limits.install(app, settings)
+    security.install(app, settings)
 
     from grader.web import (
         api,
