@@ -80,6 +80,10 @@ class LmsSubmission(Base):
     )
     context_id: Mapped[str] = mapped_column(String(300), default="")
     callback_url: Mapped[str | None] = mapped_column(String(2000))
+    lms_user_id: Mapped[str | None] = mapped_column(String(300))
+    """The student's id at the LMS (the webhook's ``user.id``), sent back with the results."""
+    webhook_id: Mapped[str | None] = mapped_column(String(200))
+    """The ``webhook-id`` of the webhook that made the submission, sent back likewise."""
 
 
 class DeliveryKind(StrEnum):
@@ -95,7 +99,8 @@ class DeliveryState(StrEnum):
 
 
 class CallbackEndpoint(Base):
-    """A callback URL of an integration; a 410 answer disables it."""
+    """A callback URL of an integration; a 410 answer disables it until an instructor
+    enables it again (webhooks naming it are refused meanwhile)."""
 
     __tablename__ = "callback_endpoints"
     __table_args__ = (UniqueConstraint("integration_id", "url"),)
@@ -107,6 +112,11 @@ class CallbackEndpoint(Base):
     url: Mapped[str] = mapped_column(String(2000))
     disabled_at: Mapped[datetime | None]
     disabled_reason: Mapped[str | None] = mapped_column(Text)
+    enabled_again_at: Mapped[datetime | None]
+    """When an instructor last enabled it again after it was disabled."""
+    enabled_again_by_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL")
+    )
 
 
 class Delivery(Base):
@@ -139,6 +149,10 @@ class Delivery(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     delivered_at: Mapped[datetime | None]
     last_error: Mapped[str | None] = mapped_column(Text)
+    claimed_by: Mapped[str | None] = mapped_column(String(40))
+    """The claim of the attempt under way (None: none is); only its holder sends."""
+    claimed_until: Mapped[datetime | None]
+    """When that claim lapses: a worker killed mid-attempt does not hold the delivery."""
 
     log: Mapped[list[DeliveryAttempt]] = relationship(
         back_populates="delivery", order_by="DeliveryAttempt.id", cascade="all, delete-orphan"
