@@ -19,6 +19,10 @@ _LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_NESTING = 64
 """Deeper YAML nesting is refused before composing (PyYAML's composer recurses)."""
 
+TAG_REFUSED = "YAML tags such as !!python/object/apply are not allowed here"
+"""Said of any explicit tag: tree and exercise files need none, and a tag is how a YAML
+file asks a loader to build Python objects (or binary data) instead of plain values."""
+
 
 def decode(data: bytes, filename: str) -> str:
     """The UTF-8 text of ``data``, or a problem naming the line and column of the first bad byte."""
@@ -49,7 +53,8 @@ def compose(text: str, filename: str) -> yaml.Node | None:
     """The composed YAML node tree of ``text`` (None for an empty document).
 
     Refuses syntax errors, nesting deeper than :data:`MAX_NESTING`, several documents,
-    and aliases (tree and exercise files have no use for them), each with its position.
+    aliases and explicit tags (tree and exercise files have no use for them; an alias is
+    also how a small file expands into a huge one), each with its position.
     """
     try:
         depth = 0
@@ -71,6 +76,8 @@ def compose(text: str, filename: str) -> yaml.Node | None:
             elif isinstance(event, yaml.AliasEvent):
                 message = "YAML aliases (*name) are not allowed here"
                 raise FileProblems([_problem_at(filename, event.start_mark, message)])
+            if isinstance(event, yaml.NodeEvent) and getattr(event, "tag", None) is not None:
+                raise FileProblems([_problem_at(filename, event.start_mark, TAG_REFUSED)])
         return yaml.compose(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
