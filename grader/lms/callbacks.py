@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import secrets
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -17,16 +18,16 @@ from typing import Any
 
 import requests
 from requests.adapters import HTTPAdapter
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 from standardwebhooks.webhooks import Webhook
 
 from grader.config import Settings
+from grader.lms import endpoints
 from grader.lms.urls import Refusal, Target, inspect_callback_url
 from grader.models import (
-    CallbackEndpoint,
     Delivery,
     DeliveryKind,
+    DeliveryState,
     GradingRun,
     Integration,
     LmsSubmission,
@@ -43,11 +44,19 @@ MAX_REPORT_BYTES = 256 * 1024
 """A report larger than this (as JSON) is sent without its node lists and replays."""
 BULKY = ("nodes", "replay")
 """The parts of a tree's report that grow with the tree (left out of a large report)."""
-TIMEOUT_SECONDS = 10.0
 USER_AGENT = "gametree-grader-callbacks/1"
-ALLOW_PRIVATE = Settings.from_env().callbacks_allow_private
-"""Call loopback and private addresses too (tests and closed networks only). It belongs in
-:class:`grader.config.Settings`; the sender has no settings to read it from yet."""
+_SETTINGS = Settings.from_env()  # the sender is called without settings (a plugin)
+ALLOW_PRIVATE = _SETTINGS.callbacks_allow_private
+"""Call loopback and private addresses too (tests and closed networks only)."""
+TIMEOUTS = (_SETTINGS.callback_connect_seconds, _SETTINGS.callback_read_seconds)
+"""``requests``' (connect, read) timeouts: a slow receiver holds a delivery worker for
+seconds, never for long (``GRADER_CALLBACK_CONNECT_SECONDS``, ``..._READ_SECONDS``)."""
+MAX_ADDRESSES = 3
+"""Addresses of the host tried in turn at most, which bounds one attempt's time (well
+inside :data:`grader.services.deliveries.LEASE`)."""
+MAX_RETRY_AFTER = 10 * 365 * 24 * 3600.0
+"""Seconds: a longer ``Retry-After`` is read as this (the retry window decides anyway)."""
+_SECONDS = re.compile(r"[0-9]{1,30}")
 VERIFY_TLS: bool | str = True
 """``requests``' ``verify``: True (the system's CAs), or a CA bundle's path (tests)."""
 
@@ -94,8 +103,11 @@ def _timestamp(moment: datetime | None) -> str:
     return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
-def callback_payload(run: GradingRun, submission: Submission, event: str) -> dict[str, Any]:
-    """The event's JSON: its type, when it happened, the submission and the run's report."""
+def callback_payload(
+    run: GradingRun, submission: Submission, event: str, origin: LmsSubmission | None = None
+) -> dict[str, Any]:
+    """The event's JSON: its type, when it happened, the submission and the run's report,
+    and what the LMS sent the submission with (its user id, its context, its webhook-id)."""
     report = run.report
     if report is None:  # a run that ended in internal_error stores no report
         report = {
@@ -110,20 +122,15 @@ def callback_payload(run: GradingRun, submission: Submission, event: str) -> dic
         "submission_id": submission.id,
         "attempt": submission.attempt,
         "status": run.state,
+        "user_id": origin.lms_user_id if origin is not None else None,
+        "context_id": (origin.context_id or None) if origin is not None else None,
+        "webhook_id": origin.webhook_id if origin is not None else None,
         "report": report,
     }
     if omitted is not None:
         data["report_truncated"] = omitted
         data["report_url"] = report_url(submission.id)
     return {"type": event, "timestamp": _timestamp(run.finished_at), "data": data}
-
-
-def _endpoint(session: Session, integration_id: int, url: str) -> CallbackEndpoint | None:
-    return session.scalar(
-        select(CallbackEndpoint).where(
-            CallbackEndpoint.integration_id == integration_id, CallbackEndpoint.url == url
-        )
-    )
 
 
 def make_callbacks(session: Session, run: GradingRun) -> list[Delivery]:
@@ -136,15 +143,6 @@ def make_callbacks(session: Session, run: GradingRun) -> list[Delivery]:
     if integration is None or not integration.enabled:
         log.info("submission %s: no callback, its integration is disabled", run.submission_id)
         return []
-    endpoint = _endpoint(session, integration.id, origin.callback_url)
-    if endpoint is not None and endpoint.disabled_at is not None:
-        log.info(
-            "submission %s: no callback, the endpoint %s is disabled (%s)",
-            run.submission_id,
-            origin.callback_url,
-            endpoint.disabled_reason,
-        )
-        return []
     submission = session.get(Submission, run.submission_id)
     assert submission is not None
     delivery = Delivery(
@@ -155,26 +153,39 @@ def make_callbacks(session: Session, run: GradingRun) -> list[Delivery]:
         submission_id=submission.id,
         run_id=run.id,
         url=origin.callback_url,
-        payload=callback_payload(run, submission, event),
+        payload=callback_payload(run, submission, event, origin),
     )
+    gone = endpoints.disabled(session, integration.id, origin.callback_url)
+    if gone is not None:
+        # Accepted before its endpoint was disabled: in the log as failed, never sent, so
+        # that an instructor sees it and can send it again once the URL is enabled.
+        delivery.state = DeliveryState.FAILED
+        delivery.next_attempt_at = None
+        delivery.last_error = f"not sent: the endpoint is disabled ({gone.disabled_reason})"
+        log.info("submission %s: no callback, %s", run.submission_id, delivery.last_error)
     session.add(delivery)
     return [delivery]
 
 
 def retry_after(value: str | None, now: datetime | None = None) -> float | None:
-    """Seconds asked for by a ``Retry-After`` header (delay in seconds or an HTTP date)."""
+    """Seconds asked for by a ``Retry-After`` header (delay in seconds or an HTTP date),
+    at most :data:`MAX_RETRY_AFTER`; None for anything else (a negative number, garbage).
+    The receiver's header is read defensively: whatever it says, this never raises."""
     if not value:
         return None
     value = value.strip()
-    if value.isdigit():
-        return float(value)
+    if _SECONDS.fullmatch(value):
+        return min(float(value), MAX_RETRY_AFTER)
+    if len(value) > 100:
+        return None
     try:
         moment = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        seconds = (moment - (now or utcnow())).total_seconds()
+    except (TypeError, ValueError, OverflowError, IndexError):
         return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return max(0.0, (moment - (now or utcnow())).total_seconds())
+    return min(max(0.0, seconds), MAX_RETRY_AFTER)
 
 
 def signature(integration: Integration, message_id: str, moment: datetime, body: str) -> str:
@@ -221,14 +232,14 @@ def post(target: Target, body: bytes, headers: dict[str, str]) -> Any:
         http.mount("http://", adapter)
         http.mount("https://", adapter)
         last: Exception | None = None
-        for address in target.addresses:
+        for address in target.addresses[:MAX_ADDRESSES]:
             try:
                 response = http.post(
                     _address_url(target, address),
                     data=body,
                     headers={**headers, "Host": target.host_header},
                     allow_redirects=False,
-                    timeout=TIMEOUT_SECONDS,
+                    timeout=TIMEOUTS,
                     verify=VERIFY_TLS,
                     stream=True,  # the answer's body is never read
                 )
@@ -240,16 +251,6 @@ def post(target: Target, body: bytes, headers: dict[str, str]) -> Any:
         raise last
 
 
-def _disable_endpoint(session: Session, delivery: Delivery, reason: str) -> None:
-    assert delivery.integration_id is not None
-    endpoint = _endpoint(session, delivery.integration_id, delivery.url)
-    if endpoint is None:
-        endpoint = CallbackEndpoint(integration_id=delivery.integration_id, url=delivery.url)
-        session.add(endpoint)
-    endpoint.disabled_at = utcnow()
-    endpoint.disabled_reason = reason
-
-
 def send_callback(session: Session, delivery: Delivery) -> Outcome:
     """One signed POST of ``delivery``'s event; what the receiver said."""
     integration = (
@@ -257,9 +258,9 @@ def send_callback(session: Session, delivery: Delivery) -> Outcome:
     )
     if integration is None or not integration.enabled:
         return Outcome(None, "the integration is disabled or removed", give_up=True)
-    endpoint = _endpoint(session, integration.id, delivery.url)
-    if endpoint is not None and endpoint.disabled_at is not None:
-        return Outcome(None, f"the endpoint is disabled: {endpoint.disabled_reason}", give_up=True)
+    gone = endpoints.disabled(session, integration.id, delivery.url)
+    if gone is not None:
+        return Outcome(None, f"the endpoint is disabled: {gone.disabled_reason}", give_up=True)
     # Checked again now: the allowed hosts or the host's addresses may have changed.
     target = inspect_callback_url(delivery.url, integration.allowed_hosts, ALLOW_PRIVATE)
     if isinstance(target, Refusal):
@@ -276,17 +277,23 @@ def send_callback(session: Session, delivery: Delivery) -> Outcome:
     try:
         response = post(target, body.encode(), headers)
     except requests.Timeout as error:
-        return Outcome(None, f"no answer within {TIMEOUT_SECONDS:.0f} s ({error})")
+        connect, read = TIMEOUTS
+        return Outcome(
+            None, f"no answer (timeouts: {connect:g} s to connect, {read:g} s to read): {error}"
+        )
     except requests.RequestException as error:
         return Outcome(None, f"could not connect: {error}")
     code = int(response.status_code)
     if 200 <= code < 300:
         return Outcome(code)
     if code == 410:
-        reason = f"the receiver answered 410 Gone on {utcnow():%Y-%m-%d %H:%M} UTC"
-        _disable_endpoint(session, delivery, reason)
-        log.info("callback endpoint %s disabled: %s", delivery.url, reason)
-        return Outcome(code, "410 Gone: the endpoint is disabled", give_up=True)
+        endpoint = endpoints.disable(session, integration.id, delivery.url)
+        log.info("callback endpoint %s disabled: %s", delivery.url, endpoint.disabled_reason)
+        return Outcome(
+            code,
+            "410 Gone: the endpoint is disabled until an instructor enables it again",
+            give_up=True,
+        )
     wait = retry_after(response.headers.get("Retry-After"))
     if 300 <= code < 400:
         where = (response.headers.get("Location") or "nowhere")[:300]

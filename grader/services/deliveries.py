@@ -10,21 +10,31 @@ Event makers, registered by name, turn a finished grading run into deliveries.
 from __future__ import annotations
 
 import importlib
+import logging
 import random
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
 from grader.models import Delivery, DeliveryAttempt, DeliveryState, GradingRun, utcnow
+from grader.services.submissions import aware
 
 FIRST_DELAY = 10.0
 """Seconds before the first retry; each retry doubles it, up to ``MAX_DELAY``."""
 MAX_DELAY = 3600.0
 RETRY_WINDOW = timedelta(hours=26)
 """Retries go on this long after the delivery was made (at least 24 hours)."""
+LEASE = timedelta(minutes=2)
+"""How long one attempt holds its delivery: longer than any sender's attempt takes (a
+callback's connect and read timeouts for each of its few addresses, an LTI score's token
+request and POST), short enough that a worker killed mid-attempt holds it up little."""
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,64 +95,130 @@ def on_run_finished(session: Session, run: GradingRun) -> list[int]:
 
 
 def attempt(session: Session, delivery_id: int, now: datetime | None = None) -> float | None:
-    """Try a pending delivery once (commits). Seconds until the next try, or None: done."""
-    delivery = session.scalar(select(Delivery).where(Delivery.id == delivery_id).with_for_update())
+    """Try a pending delivery once (commits). Seconds until the next try, or None: done,
+    not due yet, or an attempt already under way elsewhere.
+
+    The delivery is claimed first, by one conditional UPDATE committed on its own: of two
+    callers (the sweep and a planned retry, two workers) only the one whose UPDATE changed
+    the row sends. The claim lapses after :data:`LEASE`. The next try is planned from when
+    this one ended, so that a slow receiver does not make the next try due already."""
     now = now or utcnow()
-    if delivery is None or delivery.state != DeliveryState.PENDING:
-        session.rollback()
+    claimed = claim(session, delivery_id, now)
+    if claimed is None:
         return None
-    planned = delivery.next_attempt_at
-    if (
-        planned is not None
-        and (planned if planned.tzinfo else planned.replace(tzinfo=now.tzinfo)) > now
-    ):
-        session.rollback()  # a duplicate message: the planned try will come
-        return None
+    token, attempts = claimed
+    delivery = session.get(Delivery, delivery_id)
+    assert delivery is not None
     load_plugins()
     sender = SENDERS[delivery.kind]
     began = utcnow()
     try:
         outcome = sender(session, delivery)
     except Exception as error:  # a fault of the sender: logged as a failed attempt
+        session.rollback()
         outcome = Outcome(None, f"{type(error).__name__}: {error}")
-    delivery.attempts += 1
-    delivery.log.append(
+    took = utcnow() - began
+    ended = now + took  # on the caller's clock, which tests move forward
+    changes = _next(delivery, outcome, attempts + 1, ended)
+    session.add(
         DeliveryAttempt(
+            delivery_id=delivery_id,
             at=began,
             status_code=outcome.status_code,
             error=outcome.error,
-            duration_ms=int((utcnow() - began).total_seconds() * 1000),
+            duration_ms=int(took.total_seconds() * 1000),
         )
     )
-    wait: float | None = None
-    if outcome.delivered:
-        delivery.state = DeliveryState.DELIVERED
-        delivery.delivered_at = now
-        delivery.next_attempt_at = None
-        delivery.last_error = None
-    else:
-        delivery.last_error = outcome.error or f"HTTP {outcome.status_code}"
-        wait = max(backoff(delivery.attempts), outcome.retry_after or 0.0)
-        created = delivery.created_at
-        if created.tzinfo is None:
-            created = created.replace(tzinfo=now.tzinfo)
-        if outcome.give_up or now + timedelta(seconds=wait) > created + RETRY_WINDOW:
-            delivery.state = DeliveryState.FAILED
-            delivery.next_attempt_at = None
-            wait = None
-        else:
-            delivery.next_attempt_at = now + timedelta(seconds=wait)
+    owned = session.execute(
+        update(Delivery)
+        .where(Delivery.id == delivery_id, Delivery.claimed_by == token)
+        .values(attempts=Delivery.attempts + 1, claimed_by=None, claimed_until=None, **changes)
+        .returning(Delivery.id)
+        .execution_options(synchronize_session=False)
+    ).first()
+    if owned is None:
+        # The attempt outlived its lease and another one claimed the delivery: that one
+        # decides what comes next; this one is only counted and logged.
+        log.warning("delivery %s: an attempt outlived its lease (%s)", delivery_id, took)
+        session.execute(
+            update(Delivery)
+            .where(Delivery.id == delivery_id)
+            .values(attempts=Delivery.attempts + 1)
+            .execution_options(synchronize_session=False)
+        )
     session.commit()
-    return wait
+    if owned is None or changes["state"] != DeliveryState.PENDING:
+        return None
+    planned = changes["next_attempt_at"]
+    assert isinstance(planned, datetime)
+    return max(0.0, (planned - ended).total_seconds())
+
+
+def claim(session: Session, delivery_id: int, now: datetime) -> tuple[str, int] | None:
+    """Claim a due delivery for one attempt (committed): the claim's token and the
+    attempts made so far, or None when it is not due or another attempt holds it."""
+    token = secrets.token_hex(16)
+    row = session.execute(
+        update(Delivery)
+        .where(
+            Delivery.id == delivery_id,
+            Delivery.state == DeliveryState.PENDING,
+            or_(Delivery.next_attempt_at.is_(None), Delivery.next_attempt_at <= now),
+            or_(Delivery.claimed_until.is_(None), Delivery.claimed_until <= now),
+        )
+        .values(claimed_by=token, claimed_until=now + LEASE)
+        .returning(Delivery.attempts)
+        .execution_options(synchronize_session=False)
+    ).first()
+    session.commit()
+    return None if row is None else (token, int(row[0]))
+
+
+def _next(delivery: Delivery, outcome: Outcome, attempts: int, ended: datetime) -> dict[str, Any]:
+    """The delivery's columns after its ``attempts``-th attempt, ended at ``ended``."""
+    if outcome.delivered:
+        return {
+            "state": DeliveryState.DELIVERED,
+            "delivered_at": ended,
+            "next_attempt_at": None,
+            "last_error": None,
+        }
+    error = outcome.error or f"HTTP {outcome.status_code}"
+    failed = {"state": DeliveryState.FAILED, "next_attempt_at": None, "last_error": error}
+    if outcome.give_up:
+        return failed
+    # Compared as seconds: a receiver's Retry-After may be far beyond what a timedelta holds.
+    left = (aware(delivery.created_at) + RETRY_WINDOW - ended).total_seconds()
+    asked = outcome.retry_after
+    if asked is not None and asked > left:
+        failed["last_error"] = (
+            f"{error}; the receiver asked to wait {asked:.0f} s (Retry-After), past the end "
+            f"of the retry window ({max(0.0, left):.0f} s left): given up"
+        )
+        log.info("delivery %s: %s", delivery.id, failed["last_error"])
+        return failed
+    wait = max(backoff(attempts), asked or 0.0)
+    if wait > left:
+        return failed
+    return {
+        "state": DeliveryState.PENDING,
+        "next_attempt_at": ended + timedelta(seconds=wait),
+        "last_error": error,
+    }
 
 
 def due(session: Session, now: datetime | None = None, limit: int = 100) -> list[int]:
-    """Pending deliveries whose next try is due (for the periodic sweep)."""
+    """Pending deliveries whose next try is due and that no attempt holds (for the
+    periodic sweep; :func:`attempt` checks both again when it claims one)."""
     now = now or utcnow()
     return list(
         session.scalars(
             select(Delivery.id)
-            .where(Delivery.state == DeliveryState.PENDING, Delivery.next_attempt_at <= now)
+            .where(
+                Delivery.state == DeliveryState.PENDING,
+                Delivery.next_attempt_at <= now,
+                or_(Delivery.claimed_until.is_(None), Delivery.claimed_until <= now),
+            )
             .order_by(Delivery.next_attempt_at)
             .limit(limit)
         )

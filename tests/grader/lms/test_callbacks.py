@@ -35,6 +35,7 @@ from grader.models import (
     GradingRun,
     Integration,
     LmsSubmission,
+    Submission,
     utcnow,
 )
 from grader.services.deliveries import attempt
@@ -177,6 +178,9 @@ def lms_submission(
                 submission_id=submission.id,
                 integration_id=integration_id,
                 callback_url=callback_url,
+                context_id="course-42",
+                lms_user_id=f"lms-user-{student.id}",
+                webhook_id=f"msg_in_{submission.id}",
             )
         )
         session.flush()
@@ -215,6 +219,13 @@ def deliveries_of(database: Database, submission_id: int) -> list[Delivery]:
         for delivery in found:
             delivery.log  # noqa: B018 - loaded while the session is open
         return found
+
+
+def student_of(database: Database, submission_id: int) -> int:
+    with database.session() as session:
+        found = session.get(Submission, submission_id)
+        assert found is not None
+        return found.user_id
 
 
 def aware(moment: datetime) -> datetime:
@@ -269,6 +280,9 @@ def test_a_graded_submission_is_called_back_once_signed_with_its_report(
         "submission_id": submission_id,
         "attempt": 1,
         "status": "graded",
+        "user_id": f"lms-user-{student_of(database, submission_id)}",
+        "context_id": "course-42",
+        "webhook_id": f"msg_in_{submission_id}",
         "report": report,
     }
     assert report["verdict"] == "passed" and report["cases"][0]["nodes"]
@@ -303,7 +317,7 @@ def test_a_receiver_failing_three_times_gets_the_event_exactly_once_more(
     assert len({got.body for got in receiver.got}) == 1
 
 
-def test_a_410_disables_the_endpoint_and_the_next_callback_is_not_made(
+def test_a_410_disables_the_endpoint_and_the_next_callback_is_not_sent(
     database: Database,
     settings: Settings,
     course: Course,
@@ -327,7 +341,9 @@ def test_a_410_disables_the_endpoint_and_the_next_callback_is_not_made(
     second, run_id = graded(database, settings, course, make_user, integration_id, receiver.url())
     with database.session() as session:
         assert session.get(GradingRun, run_id).state == "graded"  # type: ignore[union-attr]
-    assert deliveries_of(database, second) == []
+    (unsent,) = deliveries_of(database, second)  # in the log, never sent
+    assert (unsent.state, unsent.attempts) == (DeliveryState.FAILED, 0)
+    assert "the endpoint is disabled" in (unsent.last_error or "")
     assert len(receiver.got) == 1
 
 
