@@ -22,10 +22,18 @@ class User(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     email: Mapped[str] = mapped_column(String(254), unique=True)
+    """Stored lower-case and stripped. Accounts an LMS or LTI platform made have an address
+    in a reserved domain (``*.invalid``) that nobody can sign in with or receive mail at."""
     name: Mapped[str] = mapped_column(String(200))
     password_hash: Mapped[str | None] = mapped_column(String(300))
     """None for accounts that only sign in through an LMS."""
     role: Mapped[str] = mapped_column(String(20), default=Role.STUDENT)
+    session_version: Mapped[int] = mapped_column(default=1, server_default="1")
+    """Part of every sign-in's session: raising it ends all of this user's sessions
+    (signing out, a new password, a new role)."""
+    lms_email: Mapped[str | None] = mapped_column(String(254))
+    """The address an LMS or LTI platform asserted for this user, shown to instructors; it
+    proves nothing and owns no account."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     memberships: Mapped[list[Membership]] = relationship(back_populates="user")
@@ -44,7 +52,13 @@ class User(Base):
         return False
 
     def get_id(self) -> str:
-        return str(self.id)
+        """The session's (and remember cookie's) user id: ``<id>:<session_version>``, so
+        that a session stops opening pages once the version moves on."""
+        return f"{self.id}:{self.session_version}"
+
+    def end_sessions(self) -> None:
+        """Sign this user out everywhere (every session made before now stops working)."""
+        self.session_version = (self.session_version or 0) + 1
 
     @property
     def is_admin(self) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from flask import Flask, g
 from flask_login import LoginManager
 from flask_wtf.csrf import CSRFProtect
@@ -30,6 +32,11 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         SESSION_COOKIE_SECURE=not settings.development,
         REMEMBER_COOKIE_SECURE=not settings.development,
         REMEMBER_COOKIE_HTTPONLY=True,
+        # Sessions are permanent, end after this long without use, and are refreshed on
+        # every request; the user loader ends them sooner when the user's version moves on.
+        PERMANENT_SESSION_LIFETIME=timedelta(hours=settings.session_hours),
+        SESSION_REFRESH_EACH_REQUEST=True,
+        REMEMBER_COOKIE_DURATION=timedelta(hours=settings.session_hours),
         WTF_CSRF_TIME_LIMIT=None,
     )
     app.extensions["grader.settings"] = settings
@@ -72,11 +79,17 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
 
 @login_manager.user_loader
 def _load_user(user_id: str) -> User | None:
+    """The user of a session whose id is ``<id>:<session_version>`` (see ``User.get_id``);
+    None for a session made before the user signed out, changed password or role."""
     from grader.web.context import db_session
 
-    if not user_id.isdigit():
+    number, _, version = user_id.partition(":")
+    if not (number.isdigit() and version.isdigit()):
         return None
-    return db_session().get(User, int(user_id))
+    user = db_session().get(User, int(number))
+    if user is None or user.session_version != int(version):
+        return None
+    return user
 
 
 def _close_session(_error: BaseException | None) -> None:

@@ -1,20 +1,38 @@
-"""Signing in and out, creating a student account, joining a course by its code."""
+"""Signing in and out, creating a student account, resetting a password, joining a course.
+
+Creating an account never tells whether an address has one: the form's answer is the same
+page either way, and the address gets a message, a link confirming it for a new account,
+or a reminder to sign in (or reset the password) for an existing one. The account is made
+when the link is opened. A password reset link is signed, expires, and works once.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask_limiter import RateLimitExceeded
 from flask_login import current_user, login_required, login_user, logout_user
 from flask_wtf import FlaskForm
-from sqlalchemy import func, select
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 from wtforms import EmailField, PasswordField, StringField
-from wtforms.validators import DataRequired, Email, Length, Optional
+from wtforms.validators import DataRequired, Email, EqualTo, Length, Optional
 
 from grader.models import Course, Membership, Role, User
-from grader.web.context import db_session
+from grader.services import identities, mail
+from grader.web import limits
+from grader.web.context import db_session, settings
 
 blueprint = Blueprint("auth", __name__)
+blueprint.register_error_handler(RateLimitExceeded, limits.too_many_sign_ins)
+
+_DUMMY_HASH = generate_password_hash("not a password of anyone")
+"""Checked against when no account has the address, so that a wrong address takes as long
+as a wrong password."""
 
 
 class LoginForm(FlaskForm):
@@ -25,8 +43,19 @@ class LoginForm(FlaskForm):
 class RegisterForm(FlaskForm):
     name = StringField("Name", validators=[DataRequired(), Length(max=200)])
     email = EmailField("Email", validators=[DataRequired(), Email(), Length(max=254)])
-    password = PasswordField("Password", validators=[DataRequired(), Length(min=8, max=200)])
     join_code = StringField("Course join code", validators=[Optional(), Length(max=40)])
+
+
+class ForgotForm(FlaskForm):
+    email = EmailField("Email", validators=[DataRequired(), Email(), Length(max=254)])
+
+
+class PasswordForm(FlaskForm):
+    password = PasswordField("New password", validators=[DataRequired(), Length(min=8, max=200)])
+    confirm = PasswordField(
+        "The same password again",
+        validators=[DataRequired(), EqualTo("password", message="The two passwords differ.")],
+    )
 
 
 class JoinForm(FlaskForm):
@@ -38,77 +67,222 @@ def hash_password(password: str) -> str:
 
 
 def find_user(email: str) -> User | None:
-    return db_session().scalar(select(User).where(func.lower(User.email) == email.lower()))
+    return identities.find_by_email(db_session(), email)
+
+
+def password_matches(user: User | None, password: str) -> bool:
+    """Whether ``user`` signs in with ``password`` (accounts without one never do)."""
+    if user is None or not user.password_hash:
+        check_password_hash(_DUMMY_HASH, password)
+        return False
+    return check_password_hash(user.password_hash, password)
+
+
+def sign_in(user: User) -> None:
+    """Start ``user``'s session: permanent (``Settings.session_hours`` without use)."""
+    login_user(user)
+    session.permanent = True
 
 
 def join(user: User, code: str) -> Course | None:
     """Enrol ``user`` as a student in the course with ``code`` (None: no such course)."""
-    session = db_session()
-    course = session.scalar(select(Course).where(Course.join_code == code.strip()))
+    db = db_session()
+    course = db.scalar(select(Course).where(Course.join_code == code.strip()))
     if course is None:
         return None
-    exists = session.scalar(
+    exists = db.scalar(
         select(Membership).where(Membership.user_id == user.id, Membership.course_id == course.id)
     )
     if exists is None:
-        session.add(Membership(user_id=user.id, course_id=course.id, role=Role.STUDENT))
+        db.add(Membership(user_id=user.id, course_id=course.id, role=Role.STUDENT))
     return course
 
 
+def link_to(endpoint: str, **values: Any) -> str:
+    """An absolute link for a message: on ``Settings.public_url`` when set."""
+    path = url_for(endpoint, **values)
+    base = settings().public_url or request.host_url
+    return base.rstrip("/") + path
+
+
+def mailer() -> mail.MailSender:
+    """The app's mail sender (tests put a ``mail.Outbox`` in ``app.extensions``)."""
+    from flask import current_app
+
+    sender: mail.MailSender = current_app.extensions.setdefault(
+        "grader.mail", mail.sender_for(settings())
+    )
+    return sender
+
+
 @blueprint.route("/login", methods=["GET", "POST"])
+@limits.sign_in_limited
 def login() -> str | Response:
     form = LoginForm()
     if form.validate_on_submit():
         user = find_user(form.email.data or "")
-        if (
-            user is not None
-            and user.password_hash
-            and check_password_hash(user.password_hash, form.password.data or "")
-        ):
-            login_user(user)
+        if password_matches(user, form.password.data or ""):
+            assert user is not None
+            sign_in(user)
             return redirect(_next_url())
+        limits.failed_sign_in()
         flash("Wrong email or password.", "error")
     return render_template("auth/login.html", form=form)
 
 
+def safe_next(target: str) -> str | None:
+    """``target`` when it is a path on this site, else None. Browsers drop tabs and new
+    lines from URLs and read ``\\`` as ``/``, so ``/\\t/host`` and ``/\\host`` lead to another
+    host: anything with control characters, white space or a backslash is refused."""
+    if not target or any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in target):
+        return None
+    if "\\" in target or not target.startswith("/") or target.startswith("//"):
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
+        return None
+    return target
+
+
 def _next_url() -> str:
-    target = request.args.get("next", "")
-    # Only paths on this site, never another host.
-    if target.startswith("/") and not target.startswith("//"):
-        return target
-    return url_for("student.home")
+    return safe_next(request.args.get("next", "")) or url_for("student.home")
 
 
 @blueprint.route("/logout", methods=["POST"])
 def logout() -> Response:
+    if current_user.is_authenticated:
+        identities.bump_sessions(current_user)
+        db_session().commit()
     logout_user()
     return redirect(url_for("auth.login"))
 
 
 @blueprint.route("/register", methods=["GET", "POST"])
+@limits.mail_limited
 def register() -> str | Response:
     form = RegisterForm()
     if form.validate_on_submit():
-        session = db_session()
-        if find_user(form.email.data or "") is not None:
-            flash("An account with this email exists: sign in instead.", "error")
+        code = (form.join_code.data or "").strip()
+        if code and db_session().scalar(select(Course.id).where(Course.join_code == code)) is None:
+            flash("No course has this join code.", "error")
             return render_template("auth/register.html", form=form)
+        email = identities.normalise_email(form.email.data or "")
+        if find_user(email) is not None:
+            message = mail.Message(
+                to=email,
+                subject="You already have an account",
+                body=(
+                    "Someone (you, we hope) asked to create an account with this address on "
+                    "the game-tree grader, but you already have one.\n\n"
+                    f"Sign in: {link_to('auth.login')}\n"
+                    f"Forgot your password? Reset it: {link_to('auth.forgot')}\n"
+                ),
+            )
+        else:
+            token = identities.registration_token(
+                settings().effective_secret_key,
+                email=email,
+                name=(form.name.data or "").strip(),
+                join_code=code,
+            )
+            message = mail.Message(
+                to=email,
+                subject="Confirm your address to create your account",
+                body=(
+                    "To create your account on the game-tree grader, open this link and "
+                    f"choose a password (it works for 24 hours):\n\n"
+                    f"{link_to('auth.confirm', token=token)}\n\n"
+                    "If you did not ask for an account, ignore this message.\n"
+                ),
+            )
+        mail.send(mailer(), message)
+        return render_template("auth/check_mail.html", email=email, purpose="register")
+    return render_template("auth/register.html", form=form)
+
+
+@blueprint.route("/register/<token>", methods=["GET", "POST"])
+def confirm(token: str) -> str | Response | tuple[str, int]:
+    """The link a new account's message carries: choose a password, and the account is
+    made (once: a second use finds the account and says to sign in)."""
+    try:
+        wanted = identities.registration(settings().effective_secret_key, token)
+    except identities.TokenRefused as refused:
+        return render_template("auth/link_refused.html", message=refused.message), 400
+    if find_user(wanted["email"]) is not None:
+        flash("This address has an account already: sign in.", "info")
+        return redirect(url_for("auth.login"))
+    form = PasswordForm()
+    if form.validate_on_submit():
+        db = db_session()
         user = User(
-            name=form.name.data or "",
-            email=(form.email.data or "").strip(),
+            name=wanted["name"] or wanted["email"].split("@")[0],
+            email=wanted["email"],
             password_hash=hash_password(form.password.data or ""),
             role=Role.STUDENT,
         )
-        session.add(user)
-        session.flush()
-        if form.join_code.data and join(user, form.join_code.data) is None:
-            session.rollback()
-            flash("No course has this join code.", "error")
-            return render_template("auth/register.html", form=form)
-        session.commit()
-        login_user(user)
+        db.add(user)
+        try:
+            db.flush()
+        except IntegrityError:  # the same link opened twice at once
+            db.rollback()
+            flash("This address has an account already: sign in.", "info")
+            return redirect(url_for("auth.login"))
+        course = join(user, wanted["join_code"]) if wanted["join_code"] else None
+        db.commit()
+        sign_in(user)
+        if course is not None:
+            flash(f"Welcome! You joined {course.title}.", "info")
+        elif wanted["join_code"]:
+            flash("Your account is ready, but no course has that join code any more.", "error")
         return redirect(url_for("student.home"))
-    return render_template("auth/register.html", form=form)
+    return render_template(
+        "auth/new_password.html", form=form, email=wanted["email"], title="Choose a password"
+    )
+
+
+@blueprint.route("/forgot", methods=["GET", "POST"])
+@limits.mail_limited
+def forgot() -> str | Response:
+    """Ask for a reset link; the answer is the same whether the address has an account."""
+    form = ForgotForm()
+    if form.validate_on_submit():
+        email = identities.normalise_email(form.email.data or "")
+        user = find_user(email)
+        if user is not None and not identities.is_placeholder(user.email):
+            token = identities.reset_token(settings().effective_secret_key, user)
+            message = mail.Message(
+                to=user.email,
+                subject="Reset your password",
+                body=(
+                    "To choose a new password for the game-tree grader, open this link "
+                    f"(it works once, for an hour):\n\n{link_to('auth.reset', token=token)}\n\n"
+                    "If you did not ask for it, ignore this message: your password stays.\n"
+                ),
+            )
+            mail.send(mailer(), message)
+        return render_template("auth/check_mail.html", email=email, purpose="reset")
+    return render_template("auth/forgot.html", form=form)
+
+
+@blueprint.route("/reset/<token>", methods=["GET", "POST"])
+def reset(token: str) -> str | Response | tuple[str, int]:
+    """A reset link: a new password, and every session of the account ends."""
+    db = db_session()
+    try:
+        user = identities.reset_user(db, settings().effective_secret_key, token)
+    except identities.TokenRefused as refused:
+        return render_template("auth/link_refused.html", message=refused.message), 400
+    form = PasswordForm()
+    if form.validate_on_submit():
+        user.password_hash = hash_password(form.password.data or "")
+        identities.bump_sessions(user)
+        db.commit()
+        logout_user()
+        flash("Your password is changed: sign in with it.", "info")
+        return redirect(url_for("auth.login"))
+    return render_template(
+        "auth/new_password.html", form=form, email=user.email, title="Choose a new password"
+    )
 
 
 @blueprint.route("/join", methods=["GET", "POST"])
