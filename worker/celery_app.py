@@ -4,6 +4,10 @@ Configured from :class:`grader.config.Settings` (Redis when ``GRADER_REDIS_URL``
 a broker on SQLite that needs no server). Tasks are acknowledged late and requeued when a
 worker is lost; the database, not the broker, is the truth about a run.
 
+Each kind of work has a queue of its own (see :mod:`grader.services.queue`); a worker serves
+the queues named by ``-Q`` (all of them without it), and each says it is alive in the
+database every few seconds (:mod:`worker.heartbeat`).
+
 A worker refuses to start outside development with a weak hidden-tree key (it would grade
 on hidden trees anyone can draw); importing this module, or sending tasks, checks nothing.
 """
@@ -14,9 +18,13 @@ from typing import Any
 
 from celery import Celery
 from celery.signals import worker_init
+from sqlalchemy.pool import NullPool
 
 from grader.config import ConfigError, Settings
 from grader.logs import install_celery
+from grader.models.submissions import Lane
+from grader.services.queue import GRADING_QUEUES, QUEUES, TASK_QUEUES
+from worker import heartbeat
 
 
 def make_celery(settings: Settings | None = None) -> Celery:
@@ -44,6 +52,13 @@ def make_celery(settings: Settings | None = None) -> Celery:
         },
         result_backend_transport_options={"retry_policy": {"timeout": 2.0}},
         include=["worker.tasks"],
+        task_queues={name: {"exchange": name, "routing_key": name} for name in QUEUES},
+        task_default_queue=GRADING_QUEUES[Lane.FAST],
+        task_routes={task: {"queue": queue} for task, queue in TASK_QUEUES.items()},
+        # A broker on SQLite opens a connection per session and closes it: kombu keeps a
+        # session per channel and never closes those of channels that failed (a full disk),
+        # which exhausted a pool and stopped the worker for good.
+        broker_transport_options={} if settings.redis_url else {"poolclass": NullPool},
         beat_schedule={
             "reap-stuck-runs": {
                 "task": "worker.tasks.reap_stuck_runs",
@@ -74,5 +89,6 @@ def refuse_unsafe_settings(sender: Any = None, **_kwargs: Any) -> None:
 
 
 worker_init.connect(refuse_unsafe_settings)
+heartbeat.install()
 install_celery()
 app = make_celery()

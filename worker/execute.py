@@ -8,8 +8,14 @@ grading raises, when the sandbox itself fails on a tree (the report's verdict is
 ``internal_error``) or when the result cannot be stored, the run goes back to the queue
 and its task is sent again, up to ``max_run_attempts`` deliveries in all; then it ends
 as ``internal_error``, which does not count as an attempt. If even that cannot be
-written (the database is down), the run stays ``running`` and the reaper sends it again
-after ``run_timeout_seconds``.
+written because the database cannot be reached, the error goes up to the task, which is
+tried again later (the run stays ``running`` and its next delivery grades it again).
+
+A run in the fast lane is graded with at most ``FAST_LANE_SECONDS`` of real time for the
+whole submission. When its submission hits a limit of time or memory there, it gets no
+verdict: it goes to the slow lane, where it is graded again with the exercise's own limits.
+A correct submission takes a few hundredths of a second, so this is rare for them, and
+the slow or hostile ones hold a fast-lane worker for a short while only.
 """
 
 from __future__ import annotations
@@ -18,21 +24,38 @@ import logging
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
+from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session
 
 from grader.config import Settings
 from grader.db import Database
 from grader.logs import bind
 from grader.models import ExerciseVersion
+from grader.models.submissions import Lane
 from grader.services.exercise_store import load_version, materialize
 from grader.services.queue import Queue
-from grader.services.runs import INTERNAL_ERROR, finish_run, retry_run, start_run
+from grader.services.runs import (
+    INTERNAL_ERROR,
+    finish_run,
+    move_to_slow_lane,
+    retry_run,
+    start_run,
+)
+from reference.exercises.model import Exercise
 from worker.grading import grade
 from worker.sandbox import SandboxOptions
+from worker.sandbox.importable import preload_for
 
 log = logging.getLogger(__name__)
+
+FAST_LANE_SECONDS = 1.0
+"""Real time a fast-lane run may spend on all the trees of its submission."""
+LIMIT_VERDICTS = frozenset({"time_limit", "memory_limit"})
+"""Verdicts of a tree that may differ with more time (or another machine's load): a
+fast-lane run with one is graded again in the slow lane."""
 
 
 def execute_run(
@@ -49,6 +72,7 @@ def execute_run(
             return "skipped"
         submission, version = run.submission, run.version
         submission_id, source, filename = submission.id, submission.source, submission.filename
+        fast = run.lane == Lane.FAST
         slug = version.exercise.slug
         materialize(settings, slug, version)  # its files are read here, if ever
         session.expunge(version)
@@ -64,6 +88,7 @@ def execute_run(
             source,
             filename,
             submission_id,
+            fast,
         )
 
 
@@ -77,17 +102,21 @@ def _grade_and_store(
     source: str,
     filename: str,
     submission_id: int,
+    fast: bool,
 ) -> str:
     began = time.perf_counter()
+    options = SandboxOptions(allow_unconfined=settings.sandbox_allow_unconfined)
     try:
         model = load_version(settings, slug, version)
+        if fast:
+            model = _fast_lane(model, source, options)
         report = grade(
             model,
             source,
             filename,
             key=settings.hidden_tree_key,
             exercises_dir=settings.exercises_dir,
-            options=SandboxOptions(allow_unconfined=settings.sandbox_allow_unconfined),
+            options=options,
             # A regrade of the same submission against the same exercise version gets the
             # same hidden trees; another submission, or another version, gets others.
             draw=f"version-{version.content_hash}/submission-{submission_id}",
@@ -96,9 +125,50 @@ def _grade_and_store(
         log.exception("run %s: internal error while grading", run_id)
         what = f"the grader raised {type(error).__name__}"
     else:
+        if fast and _hit_a_limit(report):
+            return _to_slow_lane(database, settings, run_id, delivery, report, began)
         return _store(database, settings, run_id, delivery, report, began)
     # Out of the except clause: sending the run again may grade it here (eager tasks).
     return _retry(database, settings, run_id, delivery, what)
+
+
+def _fast_lane(model: Exercise, source: str, options: SandboxOptions) -> Exercise:
+    """``model`` with the fast lane's budget; the fork-server that will run ``source`` is
+    started first, so that its start is not taken from the budget."""
+    from worker.sandbox.forkserver import shared_forkserver
+
+    shared_forkserver(allow_unconfined=options.allow_unconfined, preload=preload_for(source))
+    budget = min(model.limits.submission_budget, FAST_LANE_SECONDS)
+    return replace(model, limits=replace(model.limits, submission_wall_seconds=budget))
+
+
+def _hit_a_limit(report: dict[str, Any]) -> bool:
+    """Whether a tree of the report hit a limit of time or memory (or the budget ran out)."""
+    verdicts = {report["verdict"]} | {case["verdict"] for case in report["cases"]}
+    return bool(verdicts & LIMIT_VERDICTS)
+
+
+def _to_slow_lane(
+    database: Database,
+    settings: Settings,
+    run_id: int,
+    delivery: int,
+    report: dict[str, Any],
+    began: float,
+) -> str:
+    with _session(database) as session:
+        moved = move_to_slow_lane(session, run_id, delivery)
+    if not moved:
+        log.info("run %s: another delivery owns it", run_id)
+        return "discarded"
+    log.info(
+        "run %s: %s in the fast lane after %.0f ms; sent to the slow lane",
+        run_id,
+        report["verdict"],
+        (time.perf_counter() - began) * 1000,
+    )
+    Queue(settings, database).send([run_id])
+    return "slow lane"
 
 
 def _store(
@@ -155,8 +225,11 @@ def _retry(
     try:
         with _session(database) as session:
             retried = retry_run(session, settings, run_id, delivery, what, report)
-    except Exception:
+    except Exception as error:
         if report is None:
+            if isinstance(error, OperationalError | InterfaceError):
+                log.warning("run %s: the database is unreachable; the task is tried again", run_id)
+                raise
             log.exception("run %s: neither sent again nor ended; the reaper will send it", run_id)
             return "error"
         # The report itself may be what the database refused: end the run without it.

@@ -1,9 +1,19 @@
-"""Celery tasks: thin wrappers over :mod:`worker.execute` and :mod:`grader.services.runs`."""
+"""Celery tasks: thin wrappers over :mod:`worker.execute` and :mod:`grader.services.runs`.
+
+A grading or delivery task that meets a database or a broker it cannot reach is tried again
+later (with a growing, jittered wait), never acknowledged as failed: the database is the
+truth about a run, so a task tried again after its work was done does nothing.
+"""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any
+
+import redis.exceptions
+from celery import Task
+from kombu.exceptions import OperationalError as BrokerError
+from sqlalchemy.exc import InterfaceError, OperationalError
 
 from grader.db import Database
 from grader.logs import bind
@@ -14,13 +24,32 @@ from worker.celery_app import app
 from worker.execute import execute_run
 from worker.outbound import deliver_now
 
+TRANSIENT_ERRORS = (
+    OperationalError,
+    InterfaceError,
+    BrokerError,
+    redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError,
+)
+"""What a lost connection to the database or the broker raises."""
+
+
+class GraderTask(Task):
+    """Every task of the service: tried again after a transient error, without end."""
+
+    autoretry_for = TRANSIENT_ERRORS
+    max_retries = None
+    retry_backoff = 1
+    retry_backoff_max = 30
+    retry_jitter = True
+
 
 @lru_cache(maxsize=1)
 def _database() -> Database:
     return Database.from_settings(app.conf.grader_settings)
 
 
-@app.task(name="worker.tasks.grade_run", bind=True)
+@app.task(name="worker.tasks.grade_run", bind=True, base=GraderTask)
 def grade_run(self: Any, run_id: int) -> str:
     with bind(task_id=self.request.id):
         return execute_run(
@@ -34,14 +63,15 @@ def grade_run(self: Any, run_id: int) -> str:
 
 @app.task(name="worker.tasks.reap_stuck_runs")
 def reap_stuck_runs() -> int:
-    """Send again every run stuck in queued or running past the timeout."""
+    """Send again every run stuck in queued or running past the timeout (not tried again
+    after an error: the beat sends the next one soon)."""
     database = _database()
     with database.sessions() as session:
         ids = stuck_runs(session, app.conf.grader_settings)
     return Queue(app.conf.grader_settings, database, app).send(ids)
 
 
-@app.task(name="worker.tasks.deliver", bind=True)
+@app.task(name="worker.tasks.deliver", bind=True, base=GraderTask)
 def deliver(self: Any, delivery_id: int) -> str:
     """One attempt of an outbound delivery; the next one is planned with a countdown."""
     wait = deliver_now(_database(), delivery_id)
@@ -53,7 +83,8 @@ def deliver(self: Any, delivery_id: int) -> str:
 
 @app.task(name="worker.tasks.sweep_deliveries")
 def sweep_deliveries() -> int:
-    """Send every delivery whose next try is due (any message the broker lost)."""
+    """Send every delivery whose next try is due (any message the broker lost; not tried
+    again after an error: the beat sends the next sweep soon)."""
     database = _database()
     with database.sessions() as session:
         ids = due(session)

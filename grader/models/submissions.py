@@ -22,6 +22,15 @@ class RunState(StrEnum):
     ERROR = "error"
 
 
+class Lane(StrEnum):
+    """Which grading queue a run waits in. Every run starts in the fast lane, with a small
+    budget of time; one that needs more (or a student's second run while the first waits)
+    is graded in the slow lane, with the exercise's full limits."""
+
+    FAST = "fast"
+    SLOW = "slow"
+
+
 class Submission(Base):
     __tablename__ = "submissions"
     __table_args__ = (Index("ix_submissions_user_exercise", "user_id", "exercise_id"),)
@@ -59,6 +68,12 @@ class GradingRun(Base):
     deliveries: Mapped[int] = mapped_column(default=0)
     """How many times a worker started this run (a lost worker leaves it running)."""
     queued_at: Mapped[datetime] = mapped_column(default=utcnow)
+    """When the run was first queued (queue-wait figures count from here)."""
+    requeued_at: Mapped[datetime | None]
+    """When it was last put back in the queue (retried, moved lanes, sent again by the
+    reaper); None: never. The reaper's timeout of a queued run counts from the later of
+    the two."""
+    lane: Mapped[str] = mapped_column(String(10), default=Lane.FAST)
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
     worker: Mapped[str | None] = mapped_column(String(200))

@@ -2,6 +2,10 @@
 
 The message carries only the run's id. When the broker cannot be reached the run stays
 queued in the database and the reaper sends it again, so no submission is lost.
+
+Each kind of work has a Celery queue of its own, served by workers of its own, so that none
+waits behind another: the fast and the slow grading lanes, the outbound deliveries (which
+wait on other servers), and the maintenance (the reaper and the deliveries' sweep).
 """
 
 from __future__ import annotations
@@ -13,11 +17,26 @@ from typing import Any
 
 from grader.config import Settings
 from grader.db import Database
-from grader.services.runs import mark_sent
+from grader.models.submissions import Lane
+from grader.services.runs import lanes, mark_sent
 
 GRADE_TASK = "worker.tasks.grade_run"
 REAP_TASK = "worker.tasks.reap_stuck_runs"
+SWEEP_TASK = "worker.tasks.sweep_deliveries"
 DELIVER_TASK = "worker.tasks.deliver"
+
+GRADING_QUEUES = {Lane.FAST: "grading", Lane.SLOW: "grading-slow"}
+"""The Celery queue of each grading lane."""
+CALLBACKS_QUEUE = "callbacks"
+MAINTENANCE_QUEUE = "maintenance"
+QUEUES = (*GRADING_QUEUES.values(), CALLBACKS_QUEUE, MAINTENANCE_QUEUE)
+TASK_QUEUES = {
+    GRADE_TASK: GRADING_QUEUES[Lane.FAST],
+    DELIVER_TASK: CALLBACKS_QUEUE,
+    REAP_TASK: MAINTENANCE_QUEUE,
+    SWEEP_TASK: MAINTENANCE_QUEUE,
+}
+"""Where each task goes unless told otherwise (a run goes to its lane's queue)."""
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +58,20 @@ class Queue:
         return self._celery
 
     def send(self, run_ids: Iterable[int]) -> int:
-        """Send each run's task; the number that reached the broker (or were graded)."""
+        """Send each run's task to its lane's queue; the number that reached the broker (or
+        were graded)."""
         sent = 0
+        run_ids = list(run_ids)
+        if not run_ids:
+            return 0
+        lane_of: dict[int, str] = {}
+        if not self.settings.eager_tasks:
+            try:
+                with self.database.session() as session:
+                    lane_of = lanes(session, run_ids)
+            except Exception:
+                log.exception("database unreachable: runs %s stay queued for the reaper", run_ids)
+                return 0
         for run_id in run_ids:
             if self.settings.eager_tasks:
                 from worker.execute import execute_run
@@ -50,7 +81,8 @@ class Queue:
                 continue
             task_id = uuid.uuid4().hex
             try:
-                self.celery.send_task(GRADE_TASK, args=[run_id], task_id=task_id)
+                queue = GRADING_QUEUES[Lane(lane_of.get(run_id, Lane.FAST))]
+                self.celery.send_task(GRADE_TASK, args=[run_id], task_id=task_id, queue=queue)
             except Exception:
                 # The rest would wait for the broker too: they all stay queued for the reaper.
                 log.exception("broker unreachable: run %s and those after it stay queued", run_id)
@@ -71,7 +103,9 @@ class Queue:
                 sent += 1
                 continue
             try:
-                self.celery.send_task(DELIVER_TASK, args=[delivery_id], countdown=countdown)
+                self.celery.send_task(
+                    DELIVER_TASK, args=[delivery_id], countdown=countdown, queue=CALLBACKS_QUEUE
+                )
             except Exception:
                 log.exception(
                     "broker unreachable: delivery %s and those after it wait for the sweep",

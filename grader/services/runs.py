@@ -3,6 +3,11 @@
 The database is the truth about a run. A task delivery starts a run (counting deliveries),
 and only the delivery that still owns the run when grading ends may store its result, so a
 run is graded exactly once however often its task is delivered.
+
+A run waits in one of two lanes (:class:`~grader.models.Lane`), the fast one unless the
+student already has a run waiting or being graded; a fast-lane run whose submission needs
+more than the fast lane's budget is moved to the slow lane (:func:`move_to_slow_lane`).
+A run keeps its first ``queued_at`` however often it is queued again.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from sqlalchemy.orm import Session, joinedload
 
 from grader.config import Settings
 from grader.models import Exercise, ExerciseVersion, GradingRun, RunState, Submission, utcnow
+from grader.models.submissions import Lane
 from grader.services.deliveries import on_run_finished
 from grader.services.results import store_report
 from reference.safe_json import safe_text
@@ -161,7 +167,7 @@ def retry_run(
     now = utcnow()
     if run.deliveries < settings.max_run_attempts:
         run.state = RunState.QUEUED
-        run.queued_at = now
+        run.requeued_at = now
         # Unsent until Queue.send marks it: if the broker cannot take it, the reaper's
         # sweep of unsent runs sends it again.
         run.task_id = None
@@ -187,6 +193,29 @@ def _fail(run: GradingRun, message: str, now: datetime) -> None:
     run.finished_at = now
 
 
+def move_to_slow_lane(session: Session, run_id: int, delivery: int) -> bool:
+    """Put a fast-lane run that needs more than the fast lane's budget back in the queue,
+    in the slow lane (commits); send its task after the commit. Its delivery here does not
+    count as an attempt. False when this delivery no longer owns the run."""
+    run = _owned(session, run_id, delivery)
+    if run is None:
+        session.rollback()
+        return False
+    run.state = RunState.QUEUED
+    run.lane = Lane.SLOW
+    run.deliveries -= 1
+    run.requeued_at = utcnow()
+    run.task_id = None
+    session.commit()
+    return True
+
+
+def lanes(session: Session, run_ids: list[int]) -> dict[int, str]:
+    """Each run's lane (runs that do not exist are left out)."""
+    query = select(GradingRun.id, GradingRun.lane).where(GradingRun.id.in_(run_ids))
+    return dict(session.execute(query).tuples().all())
+
+
 def mark_sent(session: Session, run_id: int, task_id: str) -> None:
     """Record that the run's task reached the broker (one statement)."""
     session.execute(
@@ -198,17 +227,21 @@ def mark_sent(session: Session, run_id: int, task_id: str) -> None:
 
 
 def stuck_runs(session: Session, settings: Settings, now: datetime | None = None) -> list[int]:
-    """Runs to send again: queued or running past the timeout, or never sent (commits)."""
+    """Runs to send again: queued or running past the timeout, or never sent (commits).
+
+    A queued run's time is counted from when it was last queued (its first ``queued_at``
+    is kept for the queue-wait figures)."""
     now = now or utcnow()
     timeout = now - timedelta(seconds=settings.run_timeout_seconds)
+    last_queued = func.coalesce(GradingRun.requeued_at, GradingRun.queued_at)
     runs = session.scalars(
         select(GradingRun)
         .where(
             or_(
                 (GradingRun.state == RunState.QUEUED)
                 & (
-                    (GradingRun.queued_at < timeout)
-                    | (GradingRun.task_id.is_(None) & (GradingRun.queued_at < now - UNSENT_GRACE))
+                    (last_queued < timeout)
+                    | (GradingRun.task_id.is_(None) & (last_queued < now - UNSENT_GRACE))
                 ),
                 (GradingRun.state == RunState.RUNNING) & (GradingRun.started_at < timeout),
             )
@@ -219,7 +252,7 @@ def stuck_runs(session: Session, settings: Settings, now: datetime | None = None
     for run in runs:
         # A running run goes back to the queue; its next delivery counts as another attempt.
         run.state = RunState.QUEUED
-        run.queued_at = now
+        run.requeued_at = now
     ids = [run.id for run in runs]
     session.commit()
     return ids
@@ -235,8 +268,14 @@ def regrade_latest(session: Session, exercise: Exercise) -> list[int]:
         .group_by(Submission.user_id)
     )
     submissions = session.scalars(select(Submission).where(Submission.id.in_(latest))).all()
+    # In the slow lane: a regrade of a whole exercise must not hold up students waiting
+    # for their new submissions.
     runs = [
-        GradingRun(submission_id=submission.id, exercise_version_id=exercise.current_version_id)
+        GradingRun(
+            submission_id=submission.id,
+            exercise_version_id=exercise.current_version_id,
+            lane=Lane.SLOW,
+        )
         for submission in submissions
     ]
     session.add_all(runs)

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from grader.config import Settings
 from grader.models import Exercise, GradingRun, RunState, Submission, User, utcnow
+from grader.models.submissions import Lane
 
 INTERNAL_ERROR = "internal_error"
 
@@ -156,10 +157,26 @@ def submit(
         exercise_version_id=exercise.current_version_id,
         state=RunState.QUEUED,
         queued_at=now,
+        lane=lane_for(session, user.id),
     )
     session.add_all([submission, run])
     session.flush()
     return submission
+
+
+def lane_for(session: Session, user_id: int) -> Lane:
+    """The lane of a new run of ``user_id``'s: the slow one when a run of theirs is already
+    waiting or being graded, so that it waits behind other students' first runs."""
+    busy = session.scalar(
+        select(GradingRun.id)
+        .join(Submission)
+        .where(
+            Submission.user_id == user_id,
+            GradingRun.state.in_([RunState.QUEUED, RunState.RUNNING]),
+        )
+        .limit(1)
+    )
+    return Lane.FAST if busy is None else Lane.SLOW
 
 
 def _plain_name(filename: str) -> str:
