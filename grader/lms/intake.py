@@ -1,10 +1,13 @@
 """Submissions an LMS sends: the signed webhook, checked, made idempotent, accepted.
 
-The order matters. Nothing is written before the signature holds. Then the idempotency
-key's receipt is inserted and committed on its own, so that of two requests with the same
-key only one can go on (the table's unique constraint decides, on every database); the
-student and the submission follow, and the receipt is pointed at the submission. A request
-that fails after its receipt was written removes it, so the LMS may retry with the same key.
+The order matters. Nothing is written before the signature holds; then the request counts
+toward the integration's rate limit, and its media type and document are checked. The
+idempotency key is the signed ``webhook-id`` and nothing else (an unsigned header would
+let anyone replay a captured webhook under a new key). Its receipt is inserted and
+committed on its own, so that of two requests with the same key only one can go on (the
+table's unique constraint decides, on every database); the student and the submission
+follow, and the receipt is pointed at the submission. A request that fails after its
+receipt was written removes it, so the LMS may retry with the same webhook.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import json
 import logging
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Annotated, Any
@@ -25,7 +29,7 @@ from sqlalchemy.orm import Session
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 from grader.config import Settings
-from grader.lms import callbacks
+from grader.lms import callbacks, endpoints
 from grader.lms.integrations import verifying_secrets
 from grader.lms.problems import Problem
 from grader.lms.urls import check_callback_url
@@ -53,6 +57,7 @@ STALE_RECEIPT = timedelta(minutes=10)
 """A receipt still without a submission after this long belongs to a request that died
 (a killed worker process): a retry with its key takes it over instead of getting 409."""
 KEY_LENGTH = 200
+MEDIA_TYPE = "application/json"
 SIGNATURE_HEADERS = ("webhook-id", "webhook-timestamp", "webhook-signature")
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
@@ -65,11 +70,12 @@ def body_limit(settings: Settings) -> int:
 
 
 class LmsUser(BaseModel):
-    """The student as the LMS knows them."""
+    """The student as the LMS knows them (strict: an id is a string, never a number or a
+    boolean turned into one)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
-    id: Annotated[Text, Field(max_length=300)] | int
+    id: Annotated[Text, Field(max_length=300)]
     name: Annotated[Text, Field(max_length=200)]
     email: Annotated[str, StringConstraints(strip_whitespace=True, max_length=254)] | None = None
 
@@ -86,7 +92,7 @@ class SubmissionBody(BaseModel):
     """The webhook's JSON document (fields not listed here are refused: a misspelt
     ``callback_url`` would otherwise lose the results quietly)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     exercise: Annotated[Text, Field(max_length=100)]
     user: LmsUser
@@ -150,7 +156,7 @@ def parse(body: bytes) -> SubmissionBody:
     try:
         return SubmissionBody.model_validate(document)
     except ValidationError as error:
-        raise Problem("invalid-body", _explain(error)) from None
+        raise Problem("invalid-body", _explain(error), extra={"errors": _located(error)}) from None
 
 
 def _explain(error: ValidationError) -> str:
@@ -161,12 +167,38 @@ def _explain(error: ValidationError) -> str:
     return "; ".join(parts)
 
 
+def _located(error: ValidationError) -> list[dict[str, str]]:
+    """Each error with a JSON pointer to where it is (RFC 9457's ``errors`` member)."""
+    return [
+        {
+            "pointer": "#/" + "/".join(str(step) for step in item["loc"]),
+            "detail": item["msg"],
+        }
+        for item in error.errors()[:10]
+    ]
+
+
+def require_json(headers: dict[str, str]) -> None:
+    """Problem ``unsupported-media-type`` unless the body is declared ``application/json``."""
+    given = headers.get("content-type", "")
+    if given.split(";")[0].strip().lower() != MEDIA_TYPE:
+        said = f"Content-Type {given[:100]!r}" if given else "no Content-Type"
+        raise Problem(
+            "unsupported-media-type",
+            f"the body must be sent as Content-Type: {MEDIA_TYPE} (the request has {said})",
+            headers={"Accept-Post": MEDIA_TYPE},
+        )
+
+
 def idempotency_key(headers: dict[str, str]) -> str:
-    key = (headers.get("idempotency-key") or headers.get("webhook-id") or "").strip()
+    """The signed ``webhook-id``: a retry of a webhook sends the same one. (An
+    ``Idempotency-Key`` header is ignored: it is not signed, so anyone holding a captured
+    webhook could make it new by changing it.)"""
+    key = (headers.get("webhook-id") or "").strip()
     if not key:
         raise Problem("invalid-signature", "missing header: webhook-id")
     if len(key) > KEY_LENGTH:
-        raise Problem("invalid-body", f"the idempotency key is over {KEY_LENGTH} characters")
+        raise Problem("invalid-body", f"webhook-id is over {KEY_LENGTH} characters")
     return key
 
 
@@ -177,15 +209,22 @@ def accept(
     body: bytes,
     headers: dict[str, str],
     now: datetime | None = None,
+    *,
+    count: Callable[[Integration], None] | None = None,
 ) -> Accepted:
     """The submission a signed webhook asks for (committed; send ``run_id`` afterwards).
 
-    ``headers`` have lower-case names. Raises Problem for everything that is not accepted.
+    ``headers`` have lower-case names. ``count`` is called once the signature holds (the
+    integration's rate limit: it raises Problem when the integration is over it). Raises
+    Problem for everything that is not accepted.
     """
     if not integration.enabled:
         raise Problem("integration-disabled")
     verify(integration, body, headers, now)
+    if count is not None:
+        count(integration)
     key = idempotency_key(headers)
+    require_json(headers)
     document = parse(body)
     digest = hashlib.sha256(body).hexdigest()
     earlier = _receipt(session, integration.id, key)
@@ -200,6 +239,9 @@ def accept(
         )
         if reason is not None:
             raise Problem("callback-refused", f"callback_url refused: {reason}")
+        gone = endpoints.disabled(session, integration.id, document.callback_url)
+        if gone is not None:
+            raise Problem("callback-disabled", endpoints.why(gone))
     receipt = _claim(session, integration.id, key, digest, now)
     if isinstance(receipt, Accepted):
         return receipt
@@ -221,6 +263,8 @@ def accept(
                 integration_id=integration.id,
                 context_id=document.context_id,
                 callback_url=document.callback_url,
+                lms_user_id=document.user.external_id,
+                webhook_id=key,
             )
         )
         session.execute(

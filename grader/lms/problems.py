@@ -50,17 +50,34 @@ KINDS: dict[str, Kind] = {
     "key-in-flight": Kind(
         409,
         "Request in flight",
-        "A request with the same idempotency key is still being handled: retry shortly.",
+        "A request with the same webhook-id is still being handled: retry shortly.",
+    ),
+    "callback-disabled": Kind(
+        409,
+        "Callback URL disabled",
+        "The callback_url answered 410 Gone to an earlier callback, so the grader stopped "
+        "calling it; the detail says since when. An instructor of the course can enable it "
+        'again on the grader\'s delivery page ("Enable this callback URL again"); until '
+        "then webhooks naming it are refused and nothing is made.",
     ),
     "too-large": Kind(413, "Too large", "The body or the source code is over the size limit."),
+    "unsupported-media-type": Kind(
+        415,
+        "Unsupported media type",
+        "The webhook's body must be a JSON document sent as Content-Type: application/json.",
+    ),
     "invalid-body": Kind(
-        422, "Invalid body", "The JSON document does not have the fields the endpoint expects."
+        422,
+        "Invalid body",
+        "The JSON document does not have the fields the endpoint expects, or a field has the "
+        "wrong type (ids are strings: a number or a boolean is refused). The errors member "
+        "points at each field (JSON pointers).",
     ),
     "key-reused": Kind(
         422,
         "Idempotency key reused",
-        "The idempotency key (Idempotency-Key, else webhook-id) was used before with a "
-        "different body. Use a new key for a new submission.",
+        "The webhook-id (the idempotency key: a retry sends the same one) was used before "
+        "with a different body. Use a new webhook-id for a new submission.",
     ),
     "callback-refused": Kind(
         422,
@@ -73,8 +90,20 @@ KINDS: dict[str, Kind] = {
         "Too many submissions",
         "The student reached the submission rate limit; Retry-After says when to retry.",
     ),
+    "too-many-requests": Kind(
+        429,
+        "Too many requests",
+        "The integration sent more signed webhooks than its rate limit allows; Retry-After "
+        "says in how many seconds to retry.",
+    ),
     "internal-error": Kind(
         500, "Internal error", "Something went wrong on the grader's side; it has been logged."
+    ),
+    "unavailable": Kind(
+        503,
+        "Service unavailable",
+        "The grader cannot reach its database for a moment; nothing was made. Retry after "
+        "the seconds Retry-After gives, with the same webhook-id.",
     ),
 }
 
@@ -96,6 +125,7 @@ class Problem(Exception):
         headers: dict[str, str] | None = None,
         status: int = 500,
         title: str = "",
+        extra: dict[str, Any] | None = None,
     ) -> None:
         known = KINDS.get(kind)
         self.kind = kind
@@ -103,11 +133,14 @@ class Problem(Exception):
         self.title = known.title if known else title or HTTPStatus(status).phrase
         self.detail = detail or (known.explanation if known else "")
         self.headers = headers or {}
+        self.extra = extra or {}
+        """Members added to the document (RFC 9457 extensions, such as ``errors``)."""
         super().__init__(self.detail or self.title)
 
     def document(self, base_url: str) -> dict[str, Any]:
         """The problem's JSON; ``base_url`` is the API's root (``https://host/api/v1``)."""
         return {
+            **self.extra,
             "type": f"{base_url}/problems/{self.kind}" if self.kind else "about:blank",
             "title": self.title,
             "status": self.status,

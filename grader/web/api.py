@@ -1,19 +1,24 @@
 """The JSON API for learning management systems, under ``/api/v1``.
 
 Every request carries the integration's API token (``Authorization: Bearer <token>``); the
-submission webhook is also signed the Standard Webhooks way with the integration's secret.
-Every error is an ``application/problem+json`` document, never an HTML page.
+submission webhook is also signed the Standard Webhooks way with the integration's secret,
+and the signed ones count toward the integration's rate limit. Every error is an
+``application/problem+json`` document, never an HTML page.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
+import time
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Flask, request, url_for
+from flask import Blueprint, Flask, current_app, request, url_for
+from limits import parse_many
 from sqlalchemy import select
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
 from werkzeug.wrappers import Response
 
@@ -23,13 +28,17 @@ from grader.lms.problems import KINDS, MEDIA_TYPE, Problem, for_status
 from grader.models import Exercise, Integration
 from grader.services.exercise_store import load_version
 from grader.web.context import db_session, queue, settings
+from grader.web.limits import limiter
 
 blueprint = Blueprint("api", __name__)
 
 log = logging.getLogger(__name__)
 
 PREFIX = "/api/"
+API_PATH = "/api/v1"
 OPENAPI = Path(__file__).resolve().parent / "static" / "openapi.json"
+OUTAGE_RETRY_SECONDS = 30
+"""The ``Retry-After`` of a 503 answered while the database cannot be reached."""
 
 
 def _json(document: object, status: int = 200, media_type: str = "application/json") -> Response:
@@ -37,7 +46,10 @@ def _json(document: object, status: int = 200, media_type: str = "application/js
 
 
 def _base_url() -> str:
-    return request.host_url.rstrip("/") + "/api/v1"
+    """The API's root: under ``public_url`` when it is set, else the request's own host
+    (which the security module checks against the trusted hosts)."""
+    root = settings().public_url or request.host_url
+    return root.rstrip("/") + API_PATH
 
 
 def problem_response(problem: Problem) -> Response:
@@ -62,6 +74,18 @@ def _http_error(error: HTTPException) -> Response:
     if isinstance(error, RequestEntityTooLarge):
         detail = f"the body is over {intake.body_limit(settings()):,} bytes"
     return problem_response(for_status(error.code or 500, detail))
+
+
+@blueprint.errorhandler(DBAPIError)
+def _database_error(error: DBAPIError) -> Response:
+    """503 with Retry-After while the database cannot be reached (the LMS retries the
+    same webhook later); any other database error is the grader's own fault (500)."""
+    if isinstance(error, OperationalError | InterfaceError) or error.connection_invalidated:
+        log.error("database unavailable on %s %s: %s", request.method, request.path, error)
+        return problem_response(
+            Problem("unavailable", headers={"Retry-After": str(OUTAGE_RETRY_SECONDS)})
+        )
+    return _unexpected(error)
 
 
 @blueprint.errorhandler(Exception)
@@ -114,6 +138,29 @@ def _integration() -> Integration:
     return integration
 
 
+def _count(integration: Integration) -> None:
+    """Count a signed webhook toward its integration's rate limit (``integration_limits``,
+    in the limiter's storage: Redis when configured); Problem ``too-many-requests`` with
+    Retry-After when the integration is over it."""
+    if not limiter.enabled:
+        return
+    key = (current_app.config.get("RATELIMIT_KEY_PREFIX", ""), "integration", str(integration.id))
+    for item in parse_many(settings().integration_limits):
+        try:
+            if limiter.limiter.hit(item, *key):
+                continue
+            reset = limiter.limiter.get_window_stats(item, *key).reset_time
+        except Exception:  # the limits' storage is down: the webhook is not refused for it
+            log.exception("integration %s: its rate limit could not be counted", integration.id)
+            return
+        wait = max(1, math.ceil(reset - time.time()))
+        raise Problem(
+            "too-many-requests",
+            f"this integration sent more than {item} signed webhooks; retry in {wait} s",
+            headers={"Retry-After": str(wait)},
+        )
+
+
 # The endpoints.
 
 
@@ -129,7 +176,7 @@ def submit_from_lms() -> Response:
     if len(body) > limit:
         raise RequestEntityTooLarge()
     headers = {name.lower(): value for name, value in request.headers.items()}
-    accepted = intake.accept(db_session(), settings(), integration, body, headers)
+    accepted = intake.accept(db_session(), settings(), integration, body, headers, count=_count)
     if accepted.run_id is not None:
         queue().send([accepted.run_id])
     status_url = url_for("api.submission", submission_id=accepted.submission_id, _external=True)
@@ -176,9 +223,11 @@ def exercises() -> Response:
 
 @blueprint.get("/openapi.json")
 def openapi() -> Response:
-    """This API's OpenAPI 3.1 description."""
+    """This API's OpenAPI 3.1 description. Its server comes from the configuration
+    (``public_url``), never from the request's Host header; without it, a relative URL."""
     document = json.loads(OPENAPI.read_text(encoding="utf-8"))
-    document["servers"] = [{"url": _base_url()}]
+    public_url = settings().public_url
+    document["servers"] = [{"url": (public_url.rstrip("/") + API_PATH) if public_url else API_PATH}]
     return _json(document)
 
 

@@ -114,7 +114,7 @@ def test_a_taken_or_missing_email_gets_a_placeholder(
     lms: Lms, database: Database, make_user: Callable[..., User]
 ) -> None:
     someone = make_user()
-    taken = {"id": 1, "name": "Bea", "email": someone.email}
+    taken = {"id": "1", "name": "Bea", "email": someone.email}
     missing = {"id": "2", "name": "Cy"}
     a = lms.post(submission(user=taken), message_id="m1").get_json()
     b = lms.post(submission(user=missing), message_id="m2").get_json()
@@ -138,11 +138,19 @@ def test_a_replay_answers_with_the_same_submission(lms: Lms, counts: Counts) -> 
     assert counts() == before
 
 
-def test_the_idempotency_key_header_wins_over_the_webhook_id(lms: Lms, counts: Counts) -> None:
-    first = lms.post(message_id="msg_1", headers={"Idempotency-Key": "sub-9"})
+@pytest.mark.parametrize("first_key", [None, "sub-9"])
+def test_a_replay_with_an_added_or_changed_idempotency_key_is_still_a_replay(
+    lms: Lms, counts: Counts, first_key: str | None
+) -> None:
+    # A captured signed webhook sent again with an unsigned Idempotency-Key of the
+    # attacker's choosing: the signed webhook-id alone decides.
+    first = lms.post(message_id="msg_1", headers={"Idempotency-Key": first_key or ""})
+    assert first.status_code == 202
     before = counts()
-    again = lms.post(message_id="msg_2", headers={"Idempotency-Key": "sub-9"})
-    assert again.get_json() == first.get_json()
+    for key in ("x", "sub-10", "msg_2"):
+        again = lms.post(message_id="msg_1", headers={"Idempotency-Key": key})
+        assert again.status_code == 202
+        assert again.get_json() == first.get_json()
     assert counts() == before
 
 
@@ -439,9 +447,9 @@ def test_the_loser_of_a_race_on_a_finished_key_gets_its_submission(
     assert found == intake.Accepted(submission_id, None)
 
 
-def test_an_overlong_idempotency_key_is_422(lms: Lms, counts: Counts) -> None:
+def test_an_overlong_webhook_id_is_422(lms: Lms, counts: Counts) -> None:
     before = counts()
-    problem(lms.post(headers={"Idempotency-Key": "k" * 201}), 422)
+    problem(lms.post(message_id="k" * 201), 422)
     assert counts() == before
 
 
