@@ -1,11 +1,16 @@
-"""Readable error pages (never a traceback) for the browser, JSON for the API."""
+"""Readable error pages (never a traceback) for the browser, JSON for the API; and 503 with
+Retry-After, not 500, while the database cannot be reached."""
 
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from flask import Flask, render_template, request
-from werkzeug.exceptions import HTTPException
+from flask.globals import request_ctx
+from sqlalchemy import exc as sa
+from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.wrappers import Response
 
 log = logging.getLogger(__name__)
 
@@ -18,12 +23,17 @@ EXPLANATIONS = {
     413: "The upload is too large.",
     429: "Too many requests: wait a little and try again.",
     500: "Something went wrong on our side. It has been logged; please try again later.",
+    503: "The grader cannot reach its database just now; please try again in a minute.",
 }
+RETRY_AFTER_SECONDS = 30
+"""What a 503 asks clients (and LMS webhook senders) to wait before retrying."""
 
 
 def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException) -> tuple[str, int]:
+    def http_error(error: HTTPException) -> Any:
+        if isinstance(error, InternalServerError) and is_outage(error.original_exception):
+            return unavailable(error.original_exception)
         code = error.code or 500
         if code == 413:
             limit = app.extensions["grader.settings"].upload_limit_bytes
@@ -35,10 +45,71 @@ def register(app: Flask) -> None:
         return _page(code, error.name, detail)
 
     @app.errorhandler(Exception)
-    def unexpected(error: Exception) -> tuple[str, int]:
+    def unexpected(error: Exception) -> Any:
+        if is_outage(error):
+            return unavailable(error)
         log.exception("unhandled error on %s %s", request.method, request.path)
         return _page(500, "Internal Server Error", EXPLANATIONS[500])
 
+    _outages_first(app)
+
+
+def is_outage(error: BaseException | None) -> bool:
+    """Whether ``error`` (or what caused it) says the database cannot be reached: a
+    connection refused or lost, a locked SQLite file, a pool with no free connection."""
+    for _ in range(5):
+        if error is None:
+            return False
+        if isinstance(error, sa.OperationalError | sa.TimeoutError):
+            return True
+        if isinstance(error, sa.DBAPIError) and error.connection_invalidated:
+            return True
+        error = error.__cause__ or error.__context__
+    return False
+
+
+def unavailable(error: BaseException | None) -> Response:
+    """503 with Retry-After: a problem document under /api/, a page elsewhere."""
+    log.error("database unavailable on %s %s: %s", request.method, request.path, _first_line(error))
+    retry = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+    if request.path.startswith("/api/"):
+        from grader.lms.problems import Problem
+        from grader.web.api import problem_response
+
+        detail = f"the grader cannot reach its database; retry after {RETRY_AFTER_SECONDS} s"
+        return problem_response(Problem("", detail, status=503, headers=retry))
+    page = render_template(
+        "errors/plain.html", code=503, title="Service Unavailable", detail=EXPLANATIONS[503]
+    )
+    return Response(page, 503, retry)
+
+
+def _outages_first(app: Flask) -> None:
+    """Answer an outage with 503 before any other handler is chosen: Flask prefers a
+    blueprint's handler for ``Exception`` (the API has one) over the app's handler for a
+    narrower class, and an outage is no internal error of the API's."""
+    usual = app.handle_user_exception
+
+    def handle_user_exception(error: Exception) -> Any:
+        if is_outage(error):
+            return unavailable(error)
+        return usual(error)
+
+    app.handle_user_exception = handle_user_exception  # type: ignore[method-assign,assignment]
+
 
 def _page(code: int, title: str, detail: str) -> tuple[str, int]:
-    return render_template("errors/error.html", code=code, title=title, detail=detail), code
+    """The error page; a plain one where the usual page cannot be drawn: before routing
+    (an untrusted Host has no URLs to link to) or when drawing it fails (its header asks
+    the database who is signed in)."""
+    if request_ctx.url_adapter is not None:
+        try:
+            return render_template("errors/error.html", code=code, title=title, detail=detail), code
+        except Exception as error:
+            if not is_outage(error):
+                log.exception("the %s page could not be drawn", code)
+    return render_template("errors/plain.html", code=code, title=title, detail=detail), code
+
+
+def _first_line(error: BaseException | None) -> str:
+    return str(error).strip().splitlines()[0][:300] if error and str(error).strip() else "-"

@@ -9,10 +9,10 @@ import pytest
 from flask.testing import FlaskClient
 
 from grader.db import Database
-from grader.models import Course, Role
+from grader.models import Course, Role, User
 from reference.yamldoc import TAG_REFUSED
 from tests.grader.conftest import UserFactory
-from tests.grader.instructor.helpers import figure_files, find_exercise, login, post_upload
+from tests.grader.instructor.helpers import figure_files, find_exercise, post_upload
 
 PROBLEM_ROW = re.compile(
     r'<td class="file">([^<]*)</td><td class="line">(\d+)</td>'
@@ -64,3 +64,10 @@ def test_a_tagged_tree_file_is_refused_with_its_line(
     messages = [html.unescape(message) for *_, message in PROBLEM_ROW.findall(page)]
     assert TAG_REFUSED in messages
     assert find_exercise(database, course, "tagged-tree") is None
+
+
+def login(client: FlaskClient, user: User) -> None:
+    """Signed in as ``user`` through Flask-Login's session key (``User.get_id``)."""
+    with client.session_transaction() as session:
+        session["_user_id"] = user.get_id()
+        session["_fresh"] = True
