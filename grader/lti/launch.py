@@ -7,14 +7,13 @@ this module trusts its claims and turns them into rows, flushed, not committed.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from pylti1p3.roles import TeacherRole, TeachingAssistantRole
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from grader.config import Settings
@@ -22,7 +21,6 @@ from grader.lti.exercises import find_exercise
 from grader.models import (
     Course,
     Exercise,
-    ExternalIdentity,
     LtiContext,
     LtiLaunch,
     LtiPlatform,
@@ -31,6 +29,7 @@ from grader.models import (
     User,
     utcnow,
 )
+from grader.services import identities
 
 LTI = "https://purl.imsglobal.org/spec/lti/claim/"
 CONTEXT_CLAIM = LTI + "context"
@@ -40,8 +39,6 @@ AGS_CLAIM = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
 EXERCISE_PARAMETER = "exercise"
 """The custom parameter naming the exercise's slug (``exercise=aima-fig5.2-alphabeta``)."""
-PLACEHOLDER_DOMAIN = "lti.invalid"
-"""Accounts whose platform sends no usable email get an address in this reserved domain."""
 
 
 class LaunchRefused(Exception):
@@ -82,51 +79,44 @@ def display_name(claims: Mapping[str, Any]) -> str:
     return name or "LMS user"
 
 
-def _email_free(session: Session, email: str, user_id: int | None) -> bool:
-    owner = session.scalar(select(User.id).where(func.lower(User.email) == email.lower()))
-    return owner is None or owner == user_id
-
-
-def _placeholder_email(issuer: str, subject: str) -> str:
-    digest = hashlib.sha256(f"{issuer}\n{subject}".encode()).hexdigest()[:24]
-    return f"lti-{digest}@{PLACEHOLDER_DOMAIN}"
-
-
 def find_user(session: Session, platform: LtiPlatform, claims: Mapping[str, Any]) -> User:
     """The user the platform calls ``sub``, made on first launch.
 
-    An existing account is never taken over by its email address: a platform vouches for its
-    own users only. A new user whose email belongs to another account gets a placeholder."""
-    subject = str(claims["sub"])
-    identity = session.scalar(
-        select(ExternalIdentity).where(
-            ExternalIdentity.source == platform.issuer, ExternalIdentity.external_id == subject
-        )
-    )
-    user = session.get(User, identity.user_id) if identity is not None else None
-    email = _text(claims.get("email"), 254)
+    A new user gets a placeholder address; the email the platform asserts is kept in
+    ``lms_email`` only. An existing account is never taken over by its email address: a
+    platform vouches for its own users only, and a local account becomes the platform's
+    user only once its owner proved its password (see :func:`account_to_link`)."""
     instructor = teaches(claims)
-    if user is None:
-        usable = bool(email) and "@" in email and _email_free(session, email, None)
-        user = User(
-            name=display_name(claims),
-            email=email if usable else _placeholder_email(platform.issuer, subject),
-            password_hash=None,
-            role=Role.INSTRUCTOR if instructor else Role.STUDENT,
-        )
-        session.add(user)
-        session.flush()
-        session.add(ExternalIdentity(source=platform.issuer, external_id=subject, user_id=user.id))
-        return user
-    user.name = (
-        display_name(claims) if claims.get("name") or claims.get("given_name") else user.name
+    named = bool(claims.get("name") or claims.get("given_name"))
+    user = identities.lms_user(
+        session,
+        namespace=platform.issuer,
+        subject=str(claims["sub"]),
+        name=display_name(claims) if named else "",
+        email=_text(claims.get("email"), 254) or None,
+        role=Role.INSTRUCTOR if instructor else Role.STUDENT,
     )
-    if email and "@" in email and email != user.email and _email_free(session, email, user.id):
-        user.email = email
     # Teaching in one course opens the teaching pages; a student elsewhere keeps them.
     if instructor and user.role == Role.STUDENT:
         user.role = Role.INSTRUCTOR
+        identities.bump_sessions(user)
     return user
+
+
+def account_to_link(
+    session: Session, platform: LtiPlatform, claims: Mapping[str, Any]
+) -> User | None:
+    """The local account (one with a password) whose address the platform asserts for a
+    person it launches for the first time: its owner may link the two by proving the
+    password. None when the platform knows the person already or no such account exists."""
+    subject = claims.get("sub")
+    email = identities.asserted_email(_text(claims.get("email"), 254))
+    if not isinstance(subject, str) or email is None:
+        return None
+    if identities.identity_user(session, platform.issuer, subject) is not None:
+        return None
+    user = identities.find_by_email(session, email)
+    return user if user is not None and user.password_hash else None
 
 
 def _join_code(session: Session) -> str:

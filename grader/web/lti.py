@@ -8,11 +8,23 @@ from __future__ import annotations
 
 import logging
 import re
+import secrets
+from datetime import timedelta
 from typing import Any, cast
 
 import requests
-from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
-from flask_login import login_user
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask import session as browser_session
+from flask_limiter import RateLimitExceeded
 from flask_wtf import FlaskForm
 from pylti1p3.contrib.flask.cookie import FlaskCookieService
 from pylti1p3.contrib.flask.message_launch import FlaskMessageLaunch
@@ -22,19 +34,29 @@ from pylti1p3.exception import LtiException, OIDCException
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
-from wtforms import StringField, TextAreaField, URLField
+from wtforms import PasswordField, StringField, SubmitField, TextAreaField, URLField
 from wtforms.validators import DataRequired, Length, ValidationError
 
 from grader.lti import state as launch_state
 from grader.lti.config import DatabaseToolConf
 from grader.lti.keys import generate_key, key_set, public_pem
-from grader.lti.launch import Accepted, LaunchRefused, accept
+from grader.lti.launch import Accepted, LaunchRefused, accept, account_to_link
 from grader.lti.urls import url_problem
-from grader.models import LtiPlatform
+from grader.models import LtiPlatform, User, utcnow
+from grader.models.accounts import PendingLink
+from grader.services import identities
+from grader.services.submissions import aware
+from grader.web import limits
+from grader.web.auth import password_matches, sign_in
 from grader.web.context import db_session, role_required, settings
 
 blueprint = Blueprint("lti", __name__)
+blueprint.register_error_handler(RateLimitExceeded, limits.too_many_sign_ins)
 log = logging.getLogger(__name__)
+
+LINK_SECONDS = 15 * 60
+"""How long the page offering to link a launch to a local account waits for its answer."""
+LINK_SESSION_KEY = "grader.lti_link"
 
 JWT_TIMEOUT_SECONDS = 10.0
 """How long fetching a platform's key set may take."""
@@ -71,6 +93,12 @@ class PlatformForm(FlaskForm):
 
 class DeleteForm(FlaskForm):
     """Only its CSRF token."""
+
+
+class LinkForm(FlaskForm):
+    password = PasswordField("Your password on the grader")
+    link = SubmitField("Link my account")
+    separate = SubmitField("Keep them separate")
 
 
 def _deployment_ids(text: str) -> list[str]:
@@ -165,7 +193,9 @@ def _services(
     lti_request: FlaskRequest,
 ) -> tuple[DatabaseToolConf, FlaskCookieService, launch_state.LaunchState]:
     cookies = FlaskCookieService(lti_request)  # type: ignore[no-untyped-call]
-    nonces = launch_state.LaunchState(lti_request, cookies, settings().effective_secret_key)
+    nonces = launch_state.LaunchState(
+        lti_request, cookies, settings().effective_secret_key, db_session()
+    )
     return DatabaseToolConf(db_session()), cookies, nonces
 
 
@@ -233,7 +263,7 @@ def launch() -> Any:
         if not message.is_resource_launch():
             return _refused("Only resource link launches are supported: open an exercise link.")
         nonce = str(claims["nonce"])
-        if not launch_state.spend(nonce):
+        if not launch_state.spend(db_session(), nonce):
             raise LtiException("Invalid Nonce")
     except LtiException as error:
         log.info("LTI launch refused: %s", error)
@@ -242,13 +272,99 @@ def launch() -> Any:
     except Exception:
         log.exception("LTI launch could not be validated")
         return _refused("The launch could not be verified: its id_token is not valid.", 403)
-    accepted = _accept(platform, claims)
-    if isinstance(accepted, str):
-        return _refused(accepted)
-    login_user(accepted.user)
-    response = redirect(f"/exercises/{accepted.exercise.id}")
+    local = account_to_link(db_session(), platform, claims)
+    if local is not None:
+        response = _offer_link(platform, local, claims)
+    else:
+        response = _signed_in(platform, claims)
     launch_state.forget_cookies(response, nonce, request.form.get("state"))
     return response
+
+
+def _signed_in(platform: LtiPlatform, claims: dict[str, Any]) -> Response:
+    """The launch accepted, its user signed in, on to the exercise (or a refusal page)."""
+    accepted = _accept(platform, claims)
+    if isinstance(accepted, str):
+        page, status = _refused(accepted)
+        return Response(page, status, mimetype="text/html")
+    sign_in(accepted.user)
+    return redirect(f"/exercises/{accepted.exercise.id}")
+
+
+def _offer_link(platform: LtiPlatform, local: User, claims: dict[str, Any]) -> Response:
+    """Keep the verified launch for a moment and ask whether ``local`` is this person."""
+    db = db_session()
+    pending = PendingLink(
+        id=secrets.token_urlsafe(32),
+        platform_id=platform.id,
+        user_id=local.id,
+        claims=claims,
+        expires_at=utcnow() + timedelta(seconds=LINK_SECONDS),
+    )
+    db.add(pending)
+    db.commit()
+    browser_session[LINK_SESSION_KEY] = pending.id
+    browser_session[limits.ACCOUNT_SESSION_KEY] = local.email
+    return redirect(url_for("lti.link"))
+
+
+def _pending() -> PendingLink | None:
+    """This browser's launch waiting to be linked (removing expired ones on the way)."""
+    db = db_session()
+    pending_id = browser_session.get(LINK_SESSION_KEY)
+    pending = db.get(PendingLink, pending_id) if isinstance(pending_id, str) else None
+    if pending is not None and aware(pending.expires_at) < utcnow():
+        db.delete(pending)
+        db.commit()
+        return None
+    return pending
+
+
+@blueprint.route("/link", methods=["GET", "POST"])
+@limits.sign_in_limited
+def link() -> Any:
+    """A launch whose asserted email belongs to a local account: its owner links them by
+    entering the account's password (the platform's identity then signs in to it), or
+    keeps them apart (the platform's user is an account of its own)."""
+    pending = _pending()
+    if pending is None:
+        return _refused(
+            "This launch waited too long, or was answered already: open the link in your "
+            "course again."
+        )
+    db = db_session()
+    platform = db.get(LtiPlatform, pending.platform_id)
+    local = db.get(User, pending.user_id)
+    assert platform is not None and local is not None  # ON DELETE CASCADE
+    claims = dict(pending.claims)
+    form = LinkForm()
+    if form.validate_on_submit():
+        if form.link.data:
+            if not password_matches(local, form.password.data or ""):
+                limits.failed_sign_in()
+                flash("Wrong password: try again, or keep the accounts separate.", "error")
+                return _link_page(form, platform, local, claims)
+            if account_to_link(db, platform, claims) is not None:
+                identities.link(db, namespace=platform.issuer, subject=claims["sub"], user=local)
+        _forget_pending(pending)
+        return _signed_in(platform, claims)
+    return _link_page(form, platform, local, claims)
+
+
+def _forget_pending(pending: PendingLink) -> None:
+    db_session().delete(pending)
+    browser_session.pop(LINK_SESSION_KEY, None)
+    browser_session.pop(limits.ACCOUNT_SESSION_KEY, None)
+
+
+def _link_page(form: LinkForm, platform: LtiPlatform, local: User, claims: dict[str, Any]) -> str:
+    return render_template(
+        "lti/link.html",
+        form=form,
+        platform=platform,
+        email=local.email,
+        asserted=identities.asserted_email(claims.get("email")),
+    )
 
 
 def _accept(platform: LtiPlatform, claims: dict[str, Any]) -> Accepted | str:

@@ -27,7 +27,7 @@ def login(client: FlaskClient, user: User) -> None:
     """Signed in as ``user`` (Flask-Login's session keys): the sign-in form needs the
     email-validator package, which the locked dependencies lack."""
     with client.session_transaction() as session:
-        session["_user_id"] = str(user.id)
+        session["_user_id"] = user.get_id()
         session["_fresh"] = True
 
 

@@ -96,9 +96,11 @@ def launch(client: FlaskClient, platform: Platform, **changes: Any) -> TestRespo
 
 
 def signed_in(client: FlaskClient) -> str | None:
-    """The id of the user signed in through ``client``'s session."""
+    """The id of the user signed in through ``client``'s session (without the session
+    version that follows it)."""
     with client.session_transaction() as session:
-        return session.get("_user_id")
+        value = session.get("_user_id")
+    return value.partition(":")[0] if isinstance(value, str) else None
 
 
 def people(database: Database) -> tuple[int, int]:

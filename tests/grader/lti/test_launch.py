@@ -66,11 +66,12 @@ def test_a_learner_s_first_launch_makes_the_account_course_and_membership_and_si
         assert (identity.source, identity.external_id) == (platform.issuer, "lms-user-42")
         user = session.get(User, identity.user_id)
         assert user is not None
-        assert (user.name, user.email, user.role) == (
+        assert (user.name, user.lms_email, user.role) == (
             "Ada Lovelace",
             "ada@lms.example.edu",
             Role.STUDENT,
         )
+        assert user.email.endswith("@lti.invalid")
         assert user.password_hash is None
         context = session.scalars(select(LtiContext)).one()
         assert (context.platform_id, context.context_id) == (registered, "ctx-cs4100")

@@ -23,7 +23,7 @@ def login(client: FlaskClient, user: User) -> None:
     """Signed in as ``user`` (straight into the session: these tests are about LTI, and the
     sign-in form needs the ``email_validator`` package, which is not installed)."""
     with client.session_transaction() as session:
-        session["_user_id"] = str(user.id)
+        session["_user_id"] = user.get_id()
         session["_fresh"] = True
 
 
