@@ -1,4 +1,5 @@
-"""The delivery log: what the grader sent to a course's LMS, each attempt, and a replay.
+"""The delivery log: what the grader sent to a course's LMS, each attempt, a replay, and
+a callback URL disabled by a 410 Gone enabled again.
 
 For the course's instructors and for admins; other instructors get 404 (a course they do
 not teach is none of their business), students 403.
@@ -12,6 +13,7 @@ from sqlalchemy import ColumnElement, func, or_, select
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
+from grader.lms import endpoints
 from grader.models import (
     CallbackEndpoint,
     Course,
@@ -127,17 +129,36 @@ def detail(delivery_id: int) -> str:
     """One delivery: where it goes, what it carries, every attempt."""
     session = db_session()
     delivery, course = _delivery(session, delivery_id)
-    endpoint = None
-    if delivery.integration_id is not None:
-        endpoint = session.scalar(
-            select(CallbackEndpoint).where(
-                CallbackEndpoint.integration_id == delivery.integration_id,
-                CallbackEndpoint.url == delivery.url,
-            )
-        )
+    endpoint = _endpoint(session, delivery)
     return render_template(
         "deliveries/detail.html", delivery=delivery, course=course, endpoint=endpoint
     )
+
+
+def _endpoint(session: Session, delivery: Delivery) -> CallbackEndpoint | None:
+    if delivery.integration_id is None:
+        return None
+    return endpoints.find(session, delivery.integration_id, delivery.url)
+
+
+@blueprint.post("/<int:delivery_id>/endpoint/enable")
+@role_required(Role.INSTRUCTOR)
+def enable_endpoint(delivery_id: int) -> Response:
+    """Let callbacks go to the delivery's URL again after a 410 Gone disabled it (this
+    delivery stays as it is: "Send again" sends it)."""
+    session = db_session()
+    delivery, _course = _delivery(session, delivery_id)
+    endpoint = _endpoint(session, delivery)
+    if endpoint is None or endpoint.disabled_at is None:
+        flash("This callback URL is not disabled.", "info")
+    else:
+        endpoints.enable(endpoint, current_user.id)
+        session.commit()
+        flash(
+            f"Callbacks may go to {delivery.url} again; webhooks naming it are accepted again.",
+            "info",
+        )
+    return redirect(url_for("deliveries.detail", delivery_id=delivery.id))
 
 
 @blueprint.post("/<int:delivery_id>/replay")
