@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Flask, render_template, request
+from flask import Flask, current_app, render_template, request
 from flask.globals import request_ctx
 from sqlalchemy import exc as sa
 from werkzeug.exceptions import HTTPException, InternalServerError
@@ -78,10 +78,8 @@ def unavailable(error: BaseException | None) -> Response:
 
         detail = f"the grader cannot reach its database; retry after {RETRY_AFTER_SECONDS} s"
         return problem_response(Problem("", detail, status=503, headers=retry))
-    page = render_template(
-        "errors/plain.html", code=503, title="Service Unavailable", detail=EXPLANATIONS[503]
-    )
-    return Response(page, 503, retry)
+    page = _plain(503, "Service Unavailable", EXPLANATIONS[503])
+    return Response(page, 503, retry, mimetype="text/html")
 
 
 def _outages_first(app: Flask) -> None:
@@ -108,7 +106,14 @@ def _page(code: int, title: str, detail: str) -> tuple[str, int]:
         except Exception as error:
             if not is_outage(error):
                 log.exception("the %s page could not be drawn", code)
-    return render_template("errors/plain.html", code=code, title=title, detail=detail), code
+    return _plain(code, title, detail), code
+
+
+def _plain(code: int, title: str, detail: str) -> str:
+    """The plain error page, drawn without Flask's context processors: Flask-Login's
+    would load the signed-in user from the database to draw it."""
+    template = current_app.jinja_env.get_template("errors/plain.html")
+    return template.render(code=code, title=title, detail=detail)
 
 
 def _first_line(error: BaseException | None) -> str:
