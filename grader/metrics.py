@@ -3,12 +3,14 @@
 The grading figures (submissions, runs, verdicts, grading and queue times) are counted from
 the database at each scrape: web processes and workers are separate processes, and the
 database is the one place that knows every run. Request counts and latencies are kept in
-memory and describe only the process that answers the scrape.
+memory and describe only the process that answers the scrape. The depth of each Celery
+queue is read from the broker (Redis, or the SQLite broker's message table).
 """
 
 from __future__ import annotations
 
 import logging
+import sqlite3
 import time
 from collections.abc import Iterable, Iterator
 from datetime import datetime
@@ -34,7 +36,10 @@ from sqlalchemy import ColumnElement, Float, case, cast, extract, func, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import QueryableAttribute, Session
 
-from grader.models import GradingRun, RunState, Submission
+from grader.config import Settings
+from grader.models import GradingRun, RunState, Submission, utcnow
+from grader.services.queue import QUEUES
+from grader.services.submissions import aware
 
 log = logging.getLogger(__name__)
 
@@ -63,10 +68,18 @@ HTTP_SECONDS = Histogram(
 )
 
 
-def render_metrics(session: Session) -> tuple[bytes, str]:
-    """The text exposition of every metric, and its content type."""
+BROKER_TIMEOUT_SECONDS = 2.0
+REDIS_PRIORITY_SUFFIXES = ("", "\x06\x163", "\x06\x166", "\x06\x169")
+"""Celery keeps a queue's messages of each priority in a Redis list of its own."""
+
+
+def render_metrics(session: Session, settings: Settings | None = None) -> tuple[bytes, str]:
+    """The text exposition of every metric, and its content type (the queues' depths too
+    when ``settings`` say where the broker is)."""
     registry = CollectorRegistry(auto_describe=False)
     registry.register(DatabaseCollector(session))
+    if settings is not None:
+        registry.register(BrokerCollector(settings))
     registry.register(_Forward(PROCESS))
     return generate_latest(registry), CONTENT_TYPE_LATEST
 
@@ -147,6 +160,16 @@ class DatabaseCollector:
             verdicts.add_metric([verdict or ""], count)
         yield verdicts
 
+        oldest = session.scalar(
+            select(func.min(GradingRun.queued_at)).where(GradingRun.state == RunState.QUEUED)
+        )
+        age = GaugeMetricFamily(
+            "grader_oldest_queued_run_seconds",
+            "How long the oldest queued run has waited since it was first queued (0: none).",
+        )
+        age.add_metric([], max((utcnow() - aware(oldest)).total_seconds(), 0.0) if oldest else 0)
+        yield age
+
         yield self._histogram(
             "grader_grading_seconds",
             "Time from a run's start to its end, over finished runs.",
@@ -196,6 +219,77 @@ def _seconds_between(session: Session, start: _Column, end: _Column) -> ColumnEl
 
 def _bound(value: float) -> str:
     return str(float(value))
+
+
+class BrokerCollector:
+    """The number of messages waiting in each Celery queue, read from the broker."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    def collect(self) -> Iterable[Metric]:
+        up = GaugeMetricFamily(
+            "grader_broker_up", "Whether the queues' depths could be read (1) or not (0)."
+        )
+        try:
+            depths = self._depths()
+        except Exception as error:
+            log.warning("metrics: cannot read the broker: %s", error.__class__.__name__)
+            up.add_metric([], 0)
+            yield up
+            return
+        up.add_metric([], 1)
+        yield up
+        depth = GaugeMetricFamily(
+            "grader_queue_depth", "Messages waiting in each Celery queue.", labels=["queue"]
+        )
+        for queue in QUEUES:
+            depth.add_metric([queue], depths.get(queue, 0))
+        yield depth
+
+    def _depths(self) -> dict[str, int]:
+        if self.settings.redis_url:
+            return _redis_depths(self.settings.redis_url)
+        return _sqlite_depths(self.settings.instance_dir / "broker.db")
+
+
+def _redis_depths(url: str) -> dict[str, int]:
+    import redis
+
+    client = redis.Redis.from_url(
+        url, socket_connect_timeout=BROKER_TIMEOUT_SECONDS, socket_timeout=BROKER_TIMEOUT_SECONDS
+    )
+    try:
+        pipeline = client.pipeline(transaction=False)
+        for queue in QUEUES:
+            for suffix in REDIS_PRIORITY_SUFFIXES:
+                pipeline.llen(queue + suffix)
+        lengths = iter(pipeline.execute())
+    finally:
+        client.close()
+    return {queue: sum(next(lengths) for _ in REDIS_PRIORITY_SUFFIXES) for queue in QUEUES}
+
+
+def _sqlite_depths(path: object) -> dict[str, int]:
+    """The visible messages of each queue in kombu's tables (none before the file exists)."""
+    try:
+        connection = sqlite3.connect(
+            f"file:{path}?mode=ro", uri=True, timeout=BROKER_TIMEOUT_SECONDS
+        )
+    except sqlite3.OperationalError:
+        return {}  # no broker file yet: nothing was ever sent
+    try:
+        rows = connection.execute(
+            "SELECT q.name, count(m.id) FROM kombu_queue q JOIN kombu_message m"
+            " ON m.queue_id = q.id WHERE m.visible GROUP BY q.name"
+        ).fetchall()
+    except sqlite3.OperationalError as error:
+        if "no such table" in str(error):
+            return {}
+        raise
+    finally:
+        connection.close()
+    return {str(name): int(count) for name, count in rows}
 
 
 class _Forward:

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The main job: the whole service on this machine, with nothing else installed. SQLite holds
-# the data and Celery's queue (or Redis when GRADER_REDIS_URL is set); one Celery worker
-# (with the reaper's beat) grades in the sandbox; gunicorn serves the web app.
+# the data and Celery's queues (or Redis when GRADER_REDIS_URL is set); Celery workers grade
+# in the sandbox, each on queues of its own (see grader/services/queue.py); gunicorn serves
+# the web app. Each worker is supervised: when it exits (a full disk, a lost broker) it is
+# started again two seconds later, and the restart is logged.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/venv.sh run
@@ -10,10 +12,46 @@ export GRADER_INSTANCE_DIR="${GRADER_INSTANCE_DIR:-$PWD/instance}"
 bind="${GRADER_BIND:-127.0.0.1:8000}"
 .venv/bin/grader db upgrade
 .venv/bin/grader demo
-.venv/bin/celery -A worker.celery_app worker --concurrency 2 -O fair --loglevel INFO \
-  -B --schedule "$GRADER_INSTANCE_DIR/beat-schedule" >"$GRADER_INSTANCE_DIR/worker.log" 2>&1 &
-worker=$!
-trap 'kill "$worker" 2>/dev/null; wait "$worker" 2>/dev/null' EXIT INT TERM
-echo "grading worker started (log: $GRADER_INSTANCE_DIR/worker.log)"
+
+# supervise NAME COMMAND...: run COMMAND again whenever it exits, its output in NAME.log.
+supervise() {
+  local name=$1 child code
+  shift
+  trap 'kill -TERM "$child" 2>/dev/null; wait "$child" 2>/dev/null; exit 0' TERM INT
+  while true; do
+    "$@" >>"$GRADER_INSTANCE_DIR/$name.log" 2>&1 &
+    child=$!
+    code=0
+    wait "$child" || code=$?
+    echo "$(date -u +%FT%TZ) the $name worker exited (status $code); restarting it in 2 s" \
+      | tee -a "$GRADER_INSTANCE_DIR/$name.log" >&2
+    sleep 2
+  done
+}
+
+celery=(.venv/bin/celery -A worker.celery_app worker --loglevel INFO --without-gossip)
+supervisors=()
+# The fast grading lane: every run starts here, with a small budget of time.
+supervise grading "${celery[@]}" -Q grading --hostname "grading@%h" --concurrency 2 -O fair &
+supervisors+=($!)
+# The slow lane: runs that need the exercise's full limits, one at a time, at a lower
+# priority so that they take little CPU from the fast lane.
+supervise grading-slow nice -n 10 "${celery[@]}" -Q grading-slow --hostname "slow@%h" \
+  --concurrency 1 &
+supervisors+=($!)
+# Result callbacks and scores wait on other servers, not on the CPU: threads.
+supervise callbacks "${celery[@]}" -Q callbacks --hostname "callbacks@%h" --pool threads \
+  --concurrency 8 &
+supervisors+=($!)
+# The reaper and the deliveries' sweep, and the beat that schedules them.
+supervise maintenance "${celery[@]}" -Q maintenance --hostname "maintenance@%h" \
+  --concurrency 1 -B --schedule "$GRADER_INSTANCE_DIR/beat-schedule" &
+supervisors+=($!)
+stop() {
+  kill -TERM "${supervisors[@]}" 2>/dev/null || true
+  wait "${supervisors[@]}" 2>/dev/null || true
+}
+trap stop EXIT INT TERM
+echo "grading workers started (logs: $GRADER_INSTANCE_DIR/{grading,grading-slow,callbacks,maintenance}.log)"
 echo "open http://$bind/ and sign in with an account above (Ctrl-C stops the service)"
 .venv/bin/gunicorn --bind "$bind" --workers 2 --access-logfile - grader.wsgi:app

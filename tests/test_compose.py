@@ -23,7 +23,14 @@ from grader.cli import main as grader_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPOSE = ROOT / "docker-compose.yml"
-APP_SERVICES = ("web", "worker", "beat")
+APP_SERVICES = ("web", "worker", "worker-slow", "callbacks", "maintenance", "beat")
+WORKERS = {
+    "worker": ["grading"],
+    "worker-slow": ["grading-slow"],
+    "callbacks": ["callbacks"],
+    "maintenance": ["maintenance"],
+}
+"""Each worker service and the Celery queues it serves."""
 UNSAFE_KEYS = ("privileged", "cap_add", "security_opt", "devices", "pid", "ipc", "userns_mode")
 
 
@@ -40,7 +47,7 @@ def command(service: dict[str, Any]) -> list[str]:
 
 
 def test_every_service_is_there(services: dict[str, dict[str, Any]]) -> None:
-    assert set(services) == {"web", "worker", "beat", "migrate", "postgres", "redis"}
+    assert set(services) == {*APP_SERVICES, "migrate", "postgres", "redis"}
     assert services["postgres"]["image"].startswith("postgres:15")
     assert services["redis"]["image"].startswith("redis:7")
 
@@ -114,7 +121,30 @@ def test_worker_and_beat_run_the_celery_app(services: dict[str, dict[str, Any]])
     celery_app = importlib.import_module("worker.celery_app")
     assert celery_app.app.main == "grader"
     # The sandbox drops each student's process to nobody: only root may do that.
-    assert services["worker"].get("user", "root") in ("root", "0")
+    for name in ("worker", "worker-slow"):
+        assert services[name].get("user", "root") in ("root", "0"), name
+
+
+def test_each_worker_serves_its_own_queues(services: dict[str, dict[str, Any]]) -> None:
+    celery_app = importlib.import_module("worker.celery_app")
+    known = set(celery_app.app.amqp.queues)
+    served: list[str] = []
+    for name, queues in WORKERS.items():
+        argv = command(services[name])
+        argv = argv[argv.index("celery") :]  # after nice, if any
+        assert argv[:4] == ["celery", "-A", "worker.celery_app", "worker"], name
+        assert argv[argv.index("-Q") + 1].split(",") == queues, name
+        served += queues
+    # Every queue of the app has a worker, and only one kind of worker.
+    assert sorted(served) == sorted(known)
+    slow = command(services["worker-slow"])
+    assert slow[:3] == ["nice", "-n", "10"]
+    assert slow[slow.index("--concurrency") + 1] == "1"
+    callbacks = command(services["callbacks"])
+    assert callbacks[callbacks.index("--pool") + 1] == "threads"
+    # Every task goes to a queue some worker serves.
+    routes = celery_app.app.conf.task_routes
+    assert {route["queue"] for route in routes.values()} <= known
 
 
 def test_migrate_runs_a_real_command(

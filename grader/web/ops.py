@@ -1,19 +1,26 @@
 """Health, readiness and metrics endpoints for the operators.
 
 ``/healthz`` says the process answers (no database), ``/readyz`` whether it can serve (the
-database and the broker answer), ``/metrics`` the Prometheus text. None of them needs a
+database and the broker answer, and a grading worker has reported lately), ``/metrics`` the
+Prometheus text. None of them needs a
 sign-in or a CSRF token: probes and scrapers have neither.
 """
 
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from typing import Any
 
 from flask import Blueprint, Flask, Response
 from sqlalchemy import text
 
 from grader import logs, metrics
+from grader.models import utcnow
+from grader.models.submissions import Lane
+from grader.services.queue import GRADING_QUEUES
+from grader.services.submissions import aware
+from grader.services.workers import last_seen
 from grader.web import csrf
 from grader.web.context import database, db_session, settings
 
@@ -37,14 +44,18 @@ def healthz() -> tuple[dict[str, str], int]:
 
 @blueprint.route("/readyz")
 def readyz() -> tuple[dict[str, Any], int]:
-    checks = {"database": _check(_database_answers), "broker": _check(_broker_answers)}
+    checks = {
+        "database": _check(_database_answers),
+        "broker": _check(_broker_answers),
+        "workers": _check(_grading_worker_seen),
+    }
     ready = all(check["ok"] for check in checks.values())
     return {"status": "ok" if ready else "unavailable", "checks": checks}, 200 if ready else 503
 
 
 @blueprint.route("/metrics")
 def metrics_text() -> Response:
-    body, content_type = metrics.render_metrics(db_session())
+    body, content_type = metrics.render_metrics(db_session(), settings())
     return Response(body, content_type=content_type)
 
 
@@ -59,6 +70,21 @@ def _check(probe: Any) -> dict[str, Any]:
 def _database_answers() -> None:
     with database().engine.connect() as connection:
         connection.execute(text("SELECT 1"))
+
+
+def _grading_worker_seen() -> None:
+    stale = settings().worker_stale_seconds
+    queue = GRADING_QUEUES[Lane.FAST]
+    with database().sessions() as session:
+        seen = last_seen(session, queue)
+    if seen is None:
+        raise RuntimeError(f"no worker serving the {queue} queue has ever reported")
+    age = utcnow() - aware(seen)
+    if age > timedelta(seconds=stale):
+        raise RuntimeError(
+            f"no worker serving the {queue} queue has reported for {age.total_seconds():.0f} s "
+            f"(more than {stale} s): is one running?"
+        )
 
 
 def _broker_answers() -> None:
