@@ -35,19 +35,27 @@ _DUMMY_HASH = generate_password_hash("not a password of anyone")
 as a wrong password."""
 
 
+def _stripped(value: object) -> object:
+    return value.strip() if isinstance(value, str) else value
+
+
 class LoginForm(FlaskForm):
-    email = EmailField("Email", validators=[DataRequired(), Email()])
+    email = EmailField("Email", filters=[_stripped], validators=[DataRequired(), Email()])
     password = PasswordField("Password", validators=[DataRequired()])
 
 
 class RegisterForm(FlaskForm):
     name = StringField("Name", validators=[DataRequired(), Length(max=200)])
-    email = EmailField("Email", validators=[DataRequired(), Email(), Length(max=254)])
+    email = EmailField(
+        "Email", filters=[_stripped], validators=[DataRequired(), Email(), Length(max=254)]
+    )
     join_code = StringField("Course join code", validators=[Optional(), Length(max=40)])
 
 
 class ForgotForm(FlaskForm):
-    email = EmailField("Email", validators=[DataRequired(), Email(), Length(max=254)])
+    email = EmailField(
+        "Email", filters=[_stripped], validators=[DataRequired(), Email(), Length(max=254)]
+    )
 
 
 class PasswordForm(FlaskForm):

@@ -86,7 +86,7 @@ def too_many_sign_ins(error: RateLimitExceeded) -> tuple[str, int, dict[str, str
     """The page a throttled sign-in gets: 429, ``Retry-After``, and when to try again."""
     resets = [limit.reset_at for limit in limiter.current_limits if limit.breached]
     seconds = max(1, math.ceil(max(resets, default=time.time() + 60) - time.time()))
-    minutes = max(1, math.ceil(seconds / 60))
+    minutes = max(1, round(seconds / 60))
     signing_in = request.endpoint not in MAIL_ENDPOINTS
     page = render_template("auth/throttled.html", minutes=minutes, signing_in=signing_in)
     return page, 429, {"Retry-After": str(seconds)}
