@@ -213,7 +213,7 @@ def move_to_slow_lane(session: Session, run_id: int, delivery: int) -> bool:
 def lanes(session: Session, run_ids: list[int]) -> dict[int, str]:
     """Each run's lane (runs that do not exist are left out)."""
     query = select(GradingRun.id, GradingRun.lane).where(GradingRun.id.in_(run_ids))
-    return dict(session.execute(query).tuples().all())
+    return {row.id: row.lane for row in session.execute(query)}
 
 
 def mark_sent(session: Session, run_id: int, task_id: str) -> None:

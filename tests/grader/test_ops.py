@@ -33,6 +33,7 @@ from grader.models import (
     User,
     utcnow,
 )
+from grader.services.workers import record
 from grader.web import create_app, ops
 
 DEAD_DATABASE = "postgresql+psycopg://127.0.0.1:1/x"
@@ -52,9 +53,16 @@ def make_app(tmp_path: Path, **overrides: object) -> Flask:
     return app
 
 
+def worker_alive(app: Flask) -> None:
+    """A grading worker's heartbeat, as a live worker records it."""
+    with app.extensions["grader.db"].session() as session:
+        record(session, "grading@test", ["grading"])
+
+
 @pytest.fixture
 def ops_app(tmp_path: Path) -> Iterator[Flask]:
     app = make_app(tmp_path)
+    worker_alive(app)
     yield app
     app.extensions["grader.db"].engine.dispose()
 
@@ -155,7 +163,7 @@ def test_readyz_is_ok_when_database_and_broker_answer(ops_client: FlaskClient) -
     assert response.status_code == 200, response.get_json()
     assert response.get_json() == {
         "status": "ok",
-        "checks": {"database": {"ok": True}, "broker": {"ok": True}},
+        "checks": {"database": {"ok": True}, "broker": {"ok": True}, "workers": {"ok": True}},
     }
 
 
@@ -191,6 +199,7 @@ def test_readyz_is_503_when_the_broker_folder_is_missing(tmp_path: Path) -> None
 @pytest.mark.skipif(not os.environ.get("GRADER_TEST_REDIS_URL"), reason="no test Redis")
 def test_readyz_pings_redis(tmp_path: Path) -> None:
     app = make_app(tmp_path, redis_url=os.environ["GRADER_TEST_REDIS_URL"])
+    worker_alive(app)
     response = app.test_client().get("/readyz")
     assert response.status_code == 200, response.get_json()
 
