@@ -54,21 +54,21 @@ def is_placeholder(email: str) -> bool:
 
 def find_by_email(session: Session, email: str) -> User | None:
     """The account with ``email``, compared case-insensitively. Addresses are stored
-    lower-case; the few the 0003 migration left as they were (two accounts differing only in
-    case) are found by their exact spelling first."""
-    address = normalise_email(email)
+    lower-case, except the few the 0003 migration left as they were (accounts differing
+    only in case): among those the exact spelling wins."""
+    address, spelled = normalise_email(email), email.strip()
     if not address:
         return None
-    user = session.scalar(select(User).where(User.email == address))
-    if user is not None:
-        return user
-    candidates = session.scalars(
-        select(User).where(func.lower(User.email) == address).order_by(User.id)
-    ).all()
-    for found in candidates:
-        if found.email == email.strip():
-            return found
-    return candidates[0] if candidates else None
+    found = {
+        user.email: user
+        for user in session.scalars(select(User).where(User.email.in_({address, spelled})))
+    }
+    if found:
+        return found.get(spelled) or found[address]
+    # Not indexed, but only reached for an address nobody has in its stored form.
+    return session.scalars(
+        select(User).where(func.lower(User.email) == address).order_by(User.id).limit(1)
+    ).first()
 
 
 def placeholder_email(namespace: str, subject: str) -> str:

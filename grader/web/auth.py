@@ -181,7 +181,8 @@ def register() -> str | Response:
                 subject="You already have an account",
                 body=(
                     "Someone (you, we hope) asked to create an account with this address on "
-                    "the game-tree grader, but you already have one.\n\n"
+                    "the game-tree grader, but you already have an account: sign in, or "
+                    "reset your password if you forgot it.\n\n"
                     f"Sign in: {link_to('auth.login')}\n"
                     f"Forgot your password? Reset it: {link_to('auth.forgot')}\n"
                 ),
