@@ -4,12 +4,15 @@ over by an address alone."""
 
 from __future__ import annotations
 
+import re
+
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from grader.db import Database
 from grader.models import ExternalIdentity, User
+from grader.services.mail import Outbox
 from tests.grader.conftest import PASSWORD, add_user, csrf_token
 from tests.grader.lti.conftest import launch, people, signed_in
 from tests.grader.lti.platform import INSTRUCTOR, Platform
@@ -91,18 +94,26 @@ def test_declining_keeps_a_separate_account_with_a_placeholder_address(
     assert people(database) == (2, 1)
 
 
-def test_the_local_account_can_still_sign_in_after_an_lms_named_its_address(
+def test_an_address_an_lms_asserted_first_can_still_be_registered_by_its_owner(
     app: Flask, database: Database, platform: Platform, registered: int
 ) -> None:
-    local = add_user(database, ASSERTED)
-    student = app.test_client()
-    launch(student, platform)
-    answer(student, separate="Keep them separate")
+    assert launch(app.test_client(), platform).status_code == 302  # no local account yet
+    outbox = app.extensions["grader.mail"] = Outbox()
 
     owner = app.test_client()
-    form = {"email": ASSERTED, "password": PASSWORD, "csrf_token": csrf_token(owner)}
-    assert owner.post("/login", data=form).status_code == 302
+    form = {"name": "Ada", "email": ASSERTED, "join_code": "", "csrf_token": csrf_token(owner)}
+    assert owner.post("/register", data=form).status_code == 200
+    (message,) = outbox.to(ASSERTED)
+    path = re.search(r"http://localhost(/register/\S+)", message.body)
+    assert path, message.body  # a confirmation link, not "you already have an account"
+    password = {"password": "her own password", "confirm": "her own password"}
+    made = owner.post(path.group(1), data={**password, "csrf_token": csrf_token(owner)})
+
+    assert made.status_code == 302
+    with database.session() as session:
+        local = session.scalars(select(User).where(User.email == ASSERTED)).one()
     assert signed_in(owner) == str(local.id)
+    assert identity_owner(database) != local.id
 
 
 def test_wrong_passwords_on_the_link_page_count_against_the_account(
