@@ -1,5 +1,6 @@
-"""While the database cannot be reached, pages answer a readable 503 page and the API (the
-LMS webhook included) a 503 problem document, both with Retry-After: never a 500."""
+"""While the database cannot be reached (or its pool has no free connection), pages
+answer a readable 503 page and the API (the LMS webhook included) a 503 problem document,
+both with Retry-After: never a 500."""
 
 from __future__ import annotations
 
@@ -10,8 +11,11 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import create_engine
+from sqlalchemy.orm import sessionmaker
 
 from grader.config import Settings
+from grader.db import Database
 from grader.web import create_app
 from grader.web.errors import RETRY_AFTER_SECONDS
 
@@ -94,3 +98,22 @@ def test_a_page_that_needs_no_database_still_answers(down: Flask) -> None:
     response = down.test_client().get("/login")
 
     assert response.status_code == 200
+
+
+def test_a_pool_with_no_free_connection_is_a_503(settings: Settings, pg_url: str) -> None:
+    database = Database(pg_url)
+    database.engine = create_engine(pg_url, pool_size=1, max_overflow=0, pool_timeout=0.5)
+    database.sessions = sessionmaker(database.engine, expire_on_commit=False)
+    app = create_app(replace(settings, database_url=pg_url), database)
+    try:
+        with database.engine.connect():  # the pool's only connection, held
+            page = signed_in(app).get("/")
+            api = app.test_client().get(
+                "/api/v1/exercises", headers={"Authorization": "Bearer some-token"}
+            )
+    finally:
+        database.engine.dispose()
+
+    assert (page.status_code, api.status_code) == (503, 503)
+    assert page.headers["Retry-After"] == api.headers["Retry-After"] == str(RETRY_AFTER_SECONDS)
+    assert api.mimetype == "application/problem+json"
