@@ -20,8 +20,10 @@ from sqlalchemy.orm import Session
 from grader.models import ExternalIdentity, Role, User
 
 PLACEHOLDER_DOMAIN = "lti.invalid"
-"""Users an LMS or LTI platform made get an address in this reserved domain (RFC 2606:
+"""Users an LTI platform made get an address in this reserved domain (RFC 2606:
 ``.invalid`` never resolves), so that they occupy no real address."""
+LMS_PLACEHOLDER_DOMAIN = "lms.invalid"
+"""The same for the users an LMS's webhooks brought."""
 RESET_SECONDS = 60 * 60
 """How long a password-reset link works."""
 REGISTRATION_SECONDS = 24 * 60 * 60
@@ -75,8 +77,9 @@ def placeholder_email(namespace: str, subject: str) -> str:
     """The reserved address of the user ``subject`` of ``namespace`` (an LTI issuer or
     ``integration:<id>``): the same for the same person, unusable for signing in."""
     digest = hashlib.sha256(f"{namespace}\n{subject}".encode()).hexdigest()[:24]
-    prefix = "lms" if namespace.startswith("integration:") else "lti"
-    return f"{prefix}-{digest}@{PLACEHOLDER_DOMAIN}"
+    if namespace.startswith("integration:"):
+        return f"lms-{digest}@{LMS_PLACEHOLDER_DOMAIN}"
+    return f"lti-{digest}@{PLACEHOLDER_DOMAIN}"
 
 
 def asserted_email(email: str | None) -> str | None:

@@ -28,7 +28,7 @@ def test_an_lms_user_gets_a_placeholder_address_and_keeps_the_asserted_one_aside
             email=f"  {local.email.upper()} ",
         )
         assert made.id != local.id
-        assert made.email.endswith("@lti.invalid") and identities.is_placeholder(made.email)
+        assert made.email.endswith("@lms.invalid") and identities.is_placeholder(made.email)
         assert made.lms_email == local.email
         assert made.password_hash is None
         identity = session.scalars(select(ExternalIdentity)).one()
@@ -120,6 +120,7 @@ def test_the_migration_lower_cases_addresses_and_reports_collisions_without_merg
         (2, "mixed@case.example"),
         (3, " Solo@Example.EDU"),
         (4, "plain@example.edu"),
+        (5, "Taken@Real.example"),
     ]
     with engine.begin() as connection:
         for user_id, email in rows:
@@ -130,11 +131,19 @@ def test_the_migration_lower_cases_addresses_and_reports_collisions_without_merg
                 ),
                 {"id": user_id, "email": email},
             )
+        connection.execute(  # user 5: made by a webhook, without a password
+            text(
+                "INSERT INTO external_identities (source, external_id, user_id, created_at) "
+                "VALUES ('integration:3', 'stu-9', 5, '2026-01-01 00:00:00')"
+            )
+        )
+        connection.execute(text("UPDATE users SET password_hash = 'x' WHERE id != 5"))
 
     upgrade(url)
 
     with engine.connect() as connection:
         emails = dict(connection.execute(text("SELECT id, email FROM users")).all())
+        lms_emails = dict(connection.execute(text("SELECT id, lms_email FROM users")).all())
         versions = {row[0] for row in connection.execute(text("SELECT session_version FROM users"))}
     engine.dispose()
     assert emails == {
@@ -142,7 +151,10 @@ def test_the_migration_lower_cases_addresses_and_reports_collisions_without_merg
         2: "mixed@case.example",
         3: "solo@example.edu",
         4: "plain@example.edu",
+        5: identities.placeholder_email("integration:3", "stu-9"),
     }
+    assert lms_emails[5] == "taken@real.example"  # the real address is free again
+    assert {lms_emails[n] for n in (1, 2, 3, 4)} == {None}
     assert versions == {1}
     reported = capsys.readouterr().out
     assert "user 1 <Mixed@Case.example>" in reported and "user 2 <mixed@case.example>" in reported

@@ -7,6 +7,7 @@ Create Date: 2026-11-25 12:30:00
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections import defaultdict
 
@@ -27,6 +28,7 @@ def upgrade() -> None:
             sa.Column("session_version", sa.Integer(), server_default="1", nullable=False)
         )
         batch.add_column(sa.Column("lms_email", sa.String(length=254), nullable=True))
+    _free_squatted_emails()
     _lower_case_emails()
     op.create_table(
         "lti_nonces",
@@ -58,6 +60,45 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_lti_pending_links")),
     )
+
+
+def _free_squatted_emails() -> None:
+    """Accounts an LMS or LTI platform made (no password, an external identity) gave up
+    the real address they may have taken: it moves to ``lms_email`` and the account gets
+    the placeholder ``grader.services.identities.placeholder_email`` gives (written out
+    here: a migration must not change when that code does)."""
+    connection = op.get_bind()
+    users = sa.table(
+        "users",
+        sa.column("id", sa.Integer),
+        sa.column("email", sa.String),
+        sa.column("lms_email", sa.String),
+        sa.column("password_hash", sa.String),
+    )
+    identities = sa.table(
+        "external_identities",
+        sa.column("user_id", sa.Integer),
+        sa.column("source", sa.String),
+        sa.column("external_id", sa.String),
+    )
+    rows = connection.execute(
+        sa.select(users.c.id, users.c.email, identities.c.source, identities.c.external_id)
+        .join(identities, identities.c.user_id == users.c.id)
+        .where(users.c.password_hash.is_(None), ~users.c.email.like("%.invalid"))
+        .order_by(users.c.id, identities.c.source)
+    ).all()
+    done: set[int] = set()
+    for user_id, email, source, external_id in rows:
+        if user_id in done:
+            continue
+        done.add(user_id)
+        digest = hashlib.sha256(f"{source}\n{external_id}".encode()).hexdigest()[:24]
+        domain = "lms" if source.startswith("integration:") else "lti"
+        connection.execute(
+            users.update()
+            .where(users.c.id == user_id)
+            .values(email=f"{domain}-{digest}@{domain}.invalid", lms_email=email.strip().lower())
+        )
 
 
 def _lower_case_emails() -> None:

@@ -5,8 +5,10 @@ app and database engine over the same database)."""
 from __future__ import annotations
 
 import json
+import secrets
 import subprocess
 import sys
+import threading
 from datetime import timedelta
 from pathlib import Path
 
@@ -102,3 +104,26 @@ def test_spending_a_nonce_removes_the_expired_ones(database: Database) -> None:
         assert state.spend(session, "fresh") is False
         kept = session.scalars(select(LtiNonce.nonce)).all()
     assert kept == ["fresh"]
+
+
+def test_on_postgresql_one_of_many_processes_spending_a_nonce_at_once_wins(pg_url: str) -> None:
+    """Separate engines (as separate gunicorn workers have) spend the same nonce at once."""
+    engines = [Database(pg_url) for _ in range(6)]
+    nonce = f"pg-{secrets.token_hex(8)}"
+    barrier = threading.Barrier(len(engines))
+    results: list[bool] = []
+
+    def spend(database: Database) -> None:
+        with database.session() as session:
+            barrier.wait(timeout=30)
+            results.append(state.spend(session, nonce))
+
+    threads = [threading.Thread(target=spend, args=(engine,)) for engine in engines]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    for engine in engines:
+        engine.engine.dispose()
+
+    assert sorted(results) == [False] * 5 + [True]
