@@ -54,6 +54,8 @@ HSTS = "max-age=31536000"
 """Sent only when ``public_url`` is https: a year, this host only (no includeSubDomains:
 the grader does not own its parent domain's other hosts)."""
 
+LOOPBACK = ("localhost", "127.0.0.1")
+
 LARGEST_ID = 2**31 - 1
 """The largest id a URL may carry: ids are SQLAlchemy ``Integer`` columns, 32-bit on
 PostgreSQL (SQLite refuses anything past 2**63 with an OverflowError)."""
@@ -108,12 +110,17 @@ def install(app: Flask, settings: Settings) -> None:
 
 
 def trusted_hosts(settings: Settings) -> list[str]:
-    """The host names the app answers to; empty: any (development, tests)."""
+    """The host names the app answers to; empty: any (development, tests). Once any is
+    configured, the loopback names are added: the container's health check and a local
+    metrics scraper ask for ``127.0.0.1:8000``, and a link built from a loopback Host can
+    only lead a user to their own machine. (Werkzeug cannot match an IPv6 literal.)"""
     hosts = list(settings.trusted_hosts)
     public = urlsplit(settings.public_url).hostname if settings.public_url else None
-    if public and public not in hosts:
+    if public:
         hosts.append(public)
-    return hosts
+    if hosts:
+        hosts += LOOPBACK
+    return list(dict.fromkeys(hosts))
 
 
 def may_read_metrics(settings: Settings) -> bool:

@@ -111,7 +111,10 @@ def test_another_host_is_refused_on_the_api_too(settings: Settings, database: Da
     assert response.status_code == 400
 
 
-@pytest.mark.parametrize("host", ["grader.example", "grader.example:8443", "lms.example"])
+@pytest.mark.parametrize(
+    "host",
+    ["grader.example", "grader.example:8443", "lms.example", "127.0.0.1:8000", "localhost"],
+)
 def test_the_public_urls_host_and_the_trusted_hosts_are_answered(
     settings: Settings, database: Database, host: str
 ) -> None:
