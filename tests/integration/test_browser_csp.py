@@ -25,6 +25,7 @@ from werkzeug.security import generate_password_hash
 from grader.db import Database
 from grader.lms import integrations
 from grader.models import Course, ExerciseVersion, Membership, Role, User
+from grader.models.integrations import Delivery, DeliveryKind, DeliveryState
 from grader.web.security import CSP
 from tests.integration.test_browser import (
     ARTIFACTS,
@@ -140,7 +141,16 @@ def add_account(database: Database, course: Course, role: str) -> str:
         member = Role.STUDENT if role == Role.STUDENT else Role.INSTRUCTOR
         session.add(Membership(user_id=user.id, course_id=course.id, role=member))
         if role != Role.STUDENT:
-            integrations.create(session, course, "CSP tour LMS", ["lms.example.edu"], user)
+            made = integrations.create(session, course, "CSP tour LMS", ["lms.example.edu"], user)
+            session.add(
+                Delivery(
+                    kind=DeliveryKind.CALLBACK, event="submission.graded",
+                    message_id=f"msg-{time.monotonic_ns()}", integration_id=made.integration.id,
+                    url="https://lms.example.edu/callback", payload={"score": 1.0},
+                    state=DeliveryState.FAILED, attempts=1, next_attempt_at=None,
+                    last_error="refused by the test",
+                )
+            )  # fmt: skip
     return email
 
 
@@ -225,6 +235,9 @@ def test_no_page_violates_the_content_security_policy(
     tour.visit("integration")
     tour.visit("deliveries", "/teach/deliveries/")
     tour.visit("deliveries-course", f"/teach/deliveries/courses/{pg_course.id}")
+    driver.find_element(By.CSS_SELECTOR, "main td a[href*='/teach/deliveries/']").click()
+    WebDriverWait(driver, 10).until(expected_conditions.url_matches(r"/teach/deliveries/\d+$"))
+    tour.visit("delivery")
 
     # An administrator: the LTI platforms, one registered through the form.
     tour.sign_in(add_account(database, pg_course, Role.ADMIN))
@@ -247,4 +260,4 @@ def test_no_page_violates_the_content_security_policy(
 
     assert tour.violations == {}
     assert {name: header for name, header in tour.headers.items() if header != CSP} == {}
-    assert len(tour.visited) == 26
+    assert len(tour.visited) == 27
