@@ -11,6 +11,7 @@ from flask_wtf.csrf import CSRFProtect
 from grader.config import Settings
 from grader.db import Database
 from grader.models import User
+from grader.services import mail
 from grader.services.queue import Queue
 from grader.web import limits, security
 
@@ -43,6 +44,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     database = database or Database.from_settings(settings)
     app.extensions["grader.db"] = database
     app.extensions["grader.queue"] = Queue(settings, database)
+    app.extensions["grader.mail"] = mail.sender_for(settings)  # the auth pages' messages
     csrf.init_app(app)
     login_manager.init_app(app)
     limits.install(app, settings)

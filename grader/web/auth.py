@@ -11,7 +11,16 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask_limiter import RateLimitExceeded
 from flask_login import current_user, login_required, login_user, logout_user
 from flask_wtf import FlaskForm
@@ -114,12 +123,8 @@ def link_to(endpoint: str, **values: Any) -> str:
 
 
 def mailer() -> mail.MailSender:
-    """The app's mail sender (tests put a ``mail.Outbox`` in ``app.extensions``)."""
-    from flask import current_app
-
-    sender: mail.MailSender = current_app.extensions.setdefault(
-        "grader.mail", mail.sender_for(settings())
-    )
+    """The app's mail sender (``create_app`` sets it; tests put a ``mail.Outbox`` there)."""
+    sender: mail.MailSender = current_app.extensions["grader.mail"]
     return sender
 
 

@@ -8,11 +8,13 @@ import socketserver
 import threading
 from collections.abc import Iterator
 from email import message_from_bytes
+from pathlib import Path
 
 import pytest
 
 from grader.config import Settings
 from grader.services.mail import LogSender, Message, Outbox, SmtpSender, send, sender_for
+from grader.web import create_app
 
 MESSAGE = Message(to="ada@example.edu", subject="Reset your password", body="Open /reset/abc")
 
@@ -110,3 +112,9 @@ def test_an_outbox_keeps_what_was_sent() -> None:
     outbox = Outbox()
     send(outbox, MESSAGE)
     assert outbox.to("ada@example.edu") == [MESSAGE]
+
+
+def test_the_app_refuses_to_start_with_a_mail_url_it_cannot_use(tmp_path: Path) -> None:
+    settings = Settings(env="development", instance_dir=tmp_path, mail_url="mail.example:25")
+    with pytest.raises(ValueError, match="GRADER_MAIL_URL"):
+        create_app(settings)
