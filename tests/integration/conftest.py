@@ -26,6 +26,7 @@ from grader.db import Database
 from grader.migrate import upgrade
 from grader.models import Course, Exercise, GradingRun, RunState
 from grader.services.exercise_store import import_library
+from grader.services.queue import QUEUES
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DATABASE = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -92,12 +93,15 @@ def free_port() -> int:
 
 @dataclass
 class Worker:
-    """A Celery worker process of the service (with the beat scheduler when ``beat``)."""
+    """A Celery worker process of the service (with the beat scheduler when ``beat``),
+    serving ``queues`` (all of them unless told)."""
 
     settings: Settings
     log: Path
     beat: bool = False
     concurrency: int = 2
+    queues: str = ",".join(QUEUES)
+    pool: str = "prefork"
     process: subprocess.Popen[bytes] | None = field(default=None, init=False)
 
     def env(self) -> dict[str, str]:
@@ -121,7 +125,7 @@ class Worker:
             sys.executable, "-m", "celery", "-A", "worker.celery_app", "worker",
             "--loglevel", "INFO", "--concurrency", str(self.concurrency), "-O", "fair",
             "--hostname", f"test-{secrets.token_hex(3)}@%h", "--without-mingle",
-            "--without-gossip",
+            "--without-gossip", "-Q", self.queues, "--pool", self.pool,
         ]  # fmt: skip
         if self.beat:
             command += ["-B", "--schedule", str(self.settings.instance_dir / "beat-schedule")]
@@ -164,6 +168,19 @@ def workers(tmp_path: Path) -> Iterator[Callable[..., Worker]]:
         sys.stderr.write("\n".join(worker.log.read_text(errors="replace").splitlines()[-15:]))
 
 
+def start_service_workers(
+    workers: Callable[..., Worker], settings: Settings, *, beat: bool = False
+) -> list[Worker]:
+    """The workers of the service, each on its own queues, as scripts/run.sh and
+    docker-compose.yml start them."""
+    return [
+        workers(settings, queues="grading", concurrency=2),
+        workers(settings, queues="grading-slow", concurrency=1),
+        workers(settings, queues="callbacks", concurrency=8, pool="threads"),
+        workers(settings, queues="maintenance", concurrency=1, beat=beat),
+    ]
+
+
 @pytest.fixture(scope="session")
 def pg_course(pg_url: str, tmp_path_factory: pytest.TempPathFactory) -> Course:
     settings = service_settings(tmp_path_factory.mktemp("library"), pg_url, "")
@@ -181,6 +198,24 @@ def pg_course(pg_url: str, tmp_path_factory: pytest.TempPathFactory) -> Course:
 def flushed_redis(redis_url: str) -> str:
     redis.Redis.from_url(redis_url).flushdb()
     return redis_url
+
+
+@pytest.fixture
+def own_redis(redis_url: str) -> str:
+    """Another Redis database than the other tests' (emptied): workers of tests running at
+    the same time on the shared one would take this test's messages from its queues."""
+    url = make_url_with_db(redis_url, OWN_REDIS_DB)
+    redis.Redis.from_url(url).flushdb()
+    return url
+
+
+OWN_REDIS_DB = 13
+
+
+def make_url_with_db(url: str, db: int) -> str:
+    """``url`` (redis://host:port/n) with database ``db``."""
+    base, _, last = url.rstrip("/").rpartition("/")
+    return f"{base}/{db}" if last.isdigit() and base.count("/") >= 2 else f"{url.rstrip('/')}/{db}"
 
 
 def exercise_of(database: Database, course: Course, slug: str) -> Exercise:
