@@ -76,8 +76,7 @@ def unavailable(error: BaseException | None) -> Response:
         from grader.lms.problems import Problem
         from grader.web.api import problem_response
 
-        detail = f"the grader cannot reach its database; retry after {RETRY_AFTER_SECONDS} s"
-        return problem_response(Problem("", detail, status=503, headers=retry))
+        return problem_response(Problem("unavailable", headers=retry))
     page = _plain(503, "Service Unavailable", EXPLANATIONS[503])
     return Response(page, 503, retry, mimetype="text/html")
 

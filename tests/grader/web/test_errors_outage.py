@@ -89,7 +89,7 @@ def test_the_api_answers_a_503_problem(down: Flask, method: str, path: str) -> N
     assert response.mimetype == "application/problem+json"
     problem = json.loads(response.get_data(as_text=True))
     assert problem["status"] == 503
-    assert problem["title"] == "Service Unavailable"
+    assert problem["type"].endswith("/api/v1/problems/unavailable")
     assert "database" in problem["detail"]
     assert set(problem) == {"type", "title", "status", "detail"}
 
