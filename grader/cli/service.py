@@ -42,12 +42,17 @@ def create_admin(email: str, name: str, password: str) -> None:
     """Create an administrator account (or make an existing account one)."""
     from werkzeug.security import generate_password_hash
 
+    from grader.services import identities
+
+    email = identities.normalise_email(email)
     database = Database.from_settings(Settings.from_env())
     with database.session() as session:
-        user = session.scalar(select(User).where(User.email == email))
+        user = identities.find_by_email(session, email)
         if user is None:
             user = User(email=email, name=name)
             session.add(user)
+        # A new role and password end every session the account had.
+        identities.bump_sessions(user)
         user.role = Role.ADMIN
         user.password_hash = generate_password_hash(password)
     click.echo(f"administrator {email} is ready")
@@ -77,10 +82,13 @@ def create_course(
             session.add(course)
             session.flush()
         if instructor_email:
-            user = session.scalar(select(User).where(User.email == instructor_email))
+            from grader.services import identities
+
+            user = identities.find_by_email(session, instructor_email)
             if user is None:
                 raise click.ClickException(f"no account with email {instructor_email}")
             if user.role == Role.STUDENT:
+                identities.bump_sessions(user)
                 user.role = Role.INSTRUCTOR
             session.add(Membership(user_id=user.id, course_id=course.id, role=Role.INSTRUCTOR))
         if with_library:
