@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from grader.models import CallbackEndpoint, utcnow
+from grader.models import CallbackEndpoint, Delivery, utcnow
 
 
 def find(session: Session, integration_id: int, url: str) -> CallbackEndpoint | None:
@@ -27,6 +27,25 @@ def disabled(session: Session, integration_id: int, url: str) -> CallbackEndpoin
     """The endpoint for ``url`` if it is disabled, else None."""
     endpoint = find(session, integration_id, url)
     return endpoint if endpoint is not None and endpoint.disabled_at is not None else None
+
+
+def disabled_of(session: Session, integration_id: int) -> list[tuple[CallbackEndpoint, int | None]]:
+    """The integration's disabled endpoints, each with its latest delivery's id (whose page
+    enables it again)."""
+    latest = (
+        select(func.max(Delivery.id))
+        .where(Delivery.integration_id == integration_id, Delivery.url == CallbackEndpoint.url)
+        .scalar_subquery()
+    )
+    rows = session.execute(
+        select(CallbackEndpoint, latest)
+        .where(
+            CallbackEndpoint.integration_id == integration_id,
+            CallbackEndpoint.disabled_at.is_not(None),
+        )
+        .order_by(CallbackEndpoint.disabled_at.desc())
+    )
+    return [(endpoint, delivery_id) for endpoint, delivery_id in rows]
 
 
 def disable(

@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response
 from wtforms import IntegerField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, NumberRange
 
-from grader.lms import integrations
+from grader.lms import endpoints, integrations
 from grader.lms.integrations import Credentials
 from grader.models import Course, Integration
 from grader.services.submissions import aware
@@ -139,6 +139,7 @@ def _detail(session: Session, integration: Integration, hosts: HostsForm) -> str
         course=session.get(Course, integration.course_id),
         previous_until=aware(until) if integration.previous_secret and until else None,
         valid_secrets=len(integrations.verifying_secrets(integration)),
+        gone=endpoints.disabled_of(session, integration.id),
         hosts_form=hosts,
         rotate_form=RotateForm(),
         action=ActionForm(),

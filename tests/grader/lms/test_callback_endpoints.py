@@ -81,6 +81,9 @@ def test_a_410_refuses_later_webhooks_until_an_instructor_enables_the_url_again(
     # The instructor reads why on the delivery's page and enables the URL again.
     client = lms.client
     login(client, make_user(Role.INSTRUCTOR, course=course))
+    page = client.get(f"/teach/integrations/{lms.integration_id}").get_data(as_text=True)
+    assert "Callback URLs disabled after a 410 Gone" in page and receiver.url() in page
+    assert f'href="/teach/deliveries/{gone.id}"' in page
     page = client.get(f"/teach/deliveries/{gone.id}").get_data(as_text=True)
     assert "This callback URL is disabled since" in page
     assert "410 Gone" in page and "Enable this callback URL again" in page
@@ -90,6 +93,8 @@ def test_a_410_refuses_later_webhooks_until_an_instructor_enables_the_url_again(
     assert response.status_code == 302
     page = client.get(f"/teach/deliveries/{gone.id}").get_data(as_text=True)
     assert "Enable this callback URL again" not in page and "was enabled again" in page
+    page = client.get(f"/teach/integrations/{lms.integration_id}").get_data(as_text=True)
+    assert "Callback URLs disabled" not in page
     with database.session() as session:
         endpoint = session.scalars(select(CallbackEndpoint)).one()
         assert endpoint.disabled_at is None and endpoint.enabled_again_at is not None
