@@ -16,7 +16,6 @@ import hashlib
 import json
 import logging
 import math
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -35,7 +34,6 @@ from grader.lms.problems import Problem
 from grader.lms.urls import check_callback_url
 from grader.models import (
     Exercise,
-    ExternalIdentity,
     Integration,
     LmsSubmission,
     Membership,
@@ -45,6 +43,7 @@ from grader.models import (
     WebhookReceipt,
     utcnow,
 )
+from grader.services import identities
 from grader.services.submissions import SubmissionRefused, aware, decode_source, submit
 
 log = logging.getLogger(__name__)
@@ -59,7 +58,6 @@ STALE_RECEIPT = timedelta(minutes=10)
 KEY_LENGTH = 200
 MEDIA_TYPE = "application/json"
 SIGNATURE_HEADERS = ("webhook-id", "webhook-timestamp", "webhook-signature")
-_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
@@ -82,10 +80,6 @@ class LmsUser(BaseModel):
     @property
     def external_id(self) -> str:
         return str(self.id)
-
-    def usable_email(self) -> str | None:
-        email = (self.email or "").lower()
-        return email if _EMAIL.match(email) else None
 
 
 class SubmissionBody(BaseModel):
@@ -392,59 +386,25 @@ def _refusal(error: SubmissionRefused, now: datetime | None) -> Problem:
 
 
 def _student(session: Session, integration: Integration, person: LmsUser) -> User:
-    """The user behind the LMS's user id, made on first sight, enrolled in the course."""
-    source = f"integration:{integration.id}"
+    """The user behind the LMS's user id, made on first sight (with an address that cannot
+    receive mail: an LMS never takes a real account's address), enrolled in the course."""
     for _ in range(2):
-        user = _known(session, source, person)
-        if user is None:
-            user = User(
-                email=_email(session, integration, person),
+        try:
+            user = identities.lms_user(
+                session,
+                namespace=f"integration:{integration.id}",
+                subject=person.external_id,
                 name=person.name,
-                role=Role.STUDENT,
-                password_hash=None,
+                email=person.email,
             )
-            session.add(user)
-            try:
-                session.flush()
-                session.add(
-                    ExternalIdentity(source=source, external_id=person.external_id, user_id=user.id)
-                )
-                session.flush()
-            except IntegrityError:
-                # Another request met the same student (or took the address) at the same
-                # moment and won; the receipt was committed before, so only this is undone.
-                session.rollback()
-                continue
+        except IntegrityError:
+            # Another request met the same student at the same moment and won; the receipt
+            # was committed before, so only this is undone.
+            session.rollback()
+            continue
         _enrol(session, user, integration.course_id)
         return user
     raise RuntimeError(f"could not record the LMS user {person.external_id!r}")
-
-
-def _known(session: Session, source: str, person: LmsUser) -> User | None:
-    identity = session.scalar(
-        select(ExternalIdentity).where(
-            ExternalIdentity.source == source,
-            ExternalIdentity.external_id == person.external_id,
-        )
-    )
-    if identity is None:
-        return None
-    user = session.get(User, identity.user_id)
-    if user is not None and user.name != person.name:
-        user.name = person.name
-    return user
-
-
-def _email(session: Session, integration: Integration, person: LmsUser) -> str:
-    """The given address when nobody has it yet, else one that cannot receive mail (an LMS
-    must not be able to claim an existing account by naming its address)."""
-    email = person.usable_email()
-    if email is not None:
-        taken = session.scalar(select(User.id).where(User.email == email))
-        if taken is None:
-            return email
-    digest = hashlib.sha256(person.external_id.encode()).hexdigest()[:20]
-    return f"lms-{integration.id}-{digest}@lms.invalid"
 
 
 def _enrol(session: Session, user: User, course_id: int) -> None:

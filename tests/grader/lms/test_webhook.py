@@ -81,11 +81,13 @@ def test_a_good_webhook_is_accepted_and_graded(lms: Lms, database: Database) -> 
         assert origin.callback_url is None
         user = session.get(User, found.user_id)
         assert user is not None
-        assert (user.name, user.email, user.password_hash) == (
+        # The LMS's address is kept beside the account, never as its sign-in address.
+        assert (user.name, user.lms_email, user.password_hash) == (
             "Ada Student",
             "ada@uni.example.edu",
             None,
         )
+        assert user.email.endswith("@lms.invalid")
 
 
 def test_the_student_is_made_once_and_enrolled(
