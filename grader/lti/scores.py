@@ -23,7 +23,7 @@ from pylti1p3.grade import Grade
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from grader.lms.callbacks import retry_after
+from grader.lms.callbacks import TIMEOUTS, retry_after
 from grader.lti.launch import SCORE_SCOPE
 from grader.lti.tokens import TokenRefused, access_token, forget
 from grader.lti.urls import url_problem
@@ -43,7 +43,6 @@ log = logging.getLogger(__name__)
 
 EVENT = "score"
 CONTENT_TYPE = "application/vnd.ims.lis.v1.score+json"
-TIMEOUT_SECONDS = 10.0
 USER_AGENT = "gametree-grader-lti/1"
 
 
@@ -134,11 +133,11 @@ def send_score(session: Session, delivery: Delivery) -> Outcome:
                 "Accept": "application/json",
                 "User-Agent": USER_AGENT,
             },
-            timeout=TIMEOUT_SECONDS,
+            timeout=TIMEOUTS,
             allow_redirects=False,
         )
     except requests.Timeout as error:
-        return Outcome(None, f"no answer within {TIMEOUT_SECONDS:.0f} s ({error})")
+        return Outcome(None, f"no answer within {TIMEOUTS[0] + TIMEOUTS[1]:.0f} s ({error})")
     except requests.RequestException as error:
         return Outcome(None, f"could not connect: {error}")
     code = int(response.status_code)

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 import jwt
 import requests
 
+from grader.lms.callbacks import TIMEOUTS
 from grader.lti.keys import ALGORITHM
 from grader.models import LtiPlatform
 
-TIMEOUT_SECONDS = 10.0
 ASSERTION_SECONDS = 300
 MARGIN_SECONDS = 60
 """A token is not used in its last minute: it could expire on the way."""
@@ -83,7 +83,7 @@ def access_token(platform: LtiPlatform, scope: str) -> str:
             platform.auth_token_url,
             data=form,
             headers={"Accept": "application/json"},
-            timeout=TIMEOUT_SECONDS,
+            timeout=TIMEOUTS,
             allow_redirects=False,
         )
     except requests.RequestException as error:
