@@ -11,11 +11,12 @@ as ``internal_error``, which does not count as an attempt. If even that cannot b
 written because the database cannot be reached, the error goes up to the task, which is
 tried again later (the run stays ``running`` and its next delivery grades it again).
 
-A run in the fast lane is graded with at most ``FAST_LANE_SECONDS`` of real time for the
-whole submission. When its submission hits a limit of time or memory there, it gets no
-verdict: it goes to the slow lane, where it is graded again with the exercise's own limits.
-A correct submission takes a few hundredths of a second, so this is rare for them, and
-the slow or hostile ones hold a fast-lane worker for a short while only.
+A run in the fast lane is graded with at most ``FAST_LANE_CPU_SECONDS`` of CPU time per
+tree and ``FAST_LANE_SECONDS`` of real time for the whole submission. When its submission
+hits a limit of time or memory there, it gets no verdict: it goes to the slow lane, where
+it is graded again with the exercise's own limits. A correct submission needs a few
+milliseconds of CPU per tree, so this is rare for them, and the slow or hostile ones hold
+a fast-lane worker for a short while only.
 """
 
 from __future__ import annotations
@@ -51,8 +52,13 @@ from worker.sandbox.importable import preload_for
 
 log = logging.getLogger(__name__)
 
+FAST_LANE_CPU_SECONDS = 0.1
+"""CPU time a fast-lane run's search may spend on one tree (a correct search spends a few
+milliseconds; the trusted side checks every tenth of a second). CPU time rather than real
+time, so that a busy machine does not send correct submissions to the slow lane."""
 FAST_LANE_SECONDS = 1.0
-"""Real time a fast-lane run may spend on all the trees of its submission."""
+"""Real time a fast-lane run may spend on all the trees of its submission (for searches
+that wait rather than compute)."""
 LIMIT_VERDICTS = frozenset({"time_limit", "memory_limit"})
 """Verdicts of a tree that may differ with more time (or another machine's load): a
 fast-lane run with one is graded again in the slow lane."""
@@ -132,14 +138,32 @@ def _grade_and_store(
     return _retry(database, settings, run_id, delivery, what)
 
 
+_BROKERS: dict[str, Any] = {}
+"""One Celery app per broker in this process: making one for each message sent cost a
+new app and a new connection to the broker each time."""
+
+
+def _queue(settings: Settings, database: Database) -> Queue:
+    """The way to the workers, on this process's app for the settings' broker."""
+    queue = Queue(settings, database, _BROKERS.get(settings.broker_url))
+    if not settings.eager_tasks:
+        _BROKERS.setdefault(settings.broker_url, queue.celery)
+    return queue
+
+
 def _fast_lane(model: Exercise, source: str, options: SandboxOptions) -> Exercise:
     """``model`` with the fast lane's budget; the fork-server that will run ``source`` is
     started first, so that its start is not taken from the budget."""
     from worker.sandbox.forkserver import shared_forkserver
 
     shared_forkserver(allow_unconfined=options.allow_unconfined, preload=preload_for(source))
-    budget = min(model.limits.submission_budget, FAST_LANE_SECONDS)
-    return replace(model, limits=replace(model.limits, submission_wall_seconds=budget))
+    limits = model.limits
+    fast = replace(
+        limits,
+        cpu_seconds=min(limits.cpu_seconds, FAST_LANE_CPU_SECONDS),
+        submission_wall_seconds=min(limits.submission_budget, FAST_LANE_SECONDS),
+    )
+    return replace(model, limits=fast)
 
 
 def _hit_a_limit(report: dict[str, Any]) -> bool:
@@ -167,7 +191,7 @@ def _to_slow_lane(
         report["verdict"],
         (time.perf_counter() - began) * 1000,
     )
-    Queue(settings, database).send([run_id])
+    _queue(settings, database).send([run_id])
     return "slow lane"
 
 
@@ -240,7 +264,7 @@ def _retry(
             return "discarded"
         if retried.again:
             log.warning("run %s: %s; sent again", run_id, what)
-            Queue(settings, database).send([run_id])
+            _queue(settings, database).send([run_id])
             return "retried"
         log.error("run %s ended as internal_error: %s", run_id, what)
         _send_outbound(database, settings, retried.outbound)
@@ -251,4 +275,4 @@ def _retry(
 def _send_outbound(database: Database, settings: Settings, delivery_ids: list[int]) -> None:
     """Send the result callbacks and scores a finished run made (after their commit)."""
     if delivery_ids:
-        Queue(settings, database).send_deliveries(delivery_ids)
+        _queue(settings, database).send_deliveries(delivery_ids)
