@@ -56,6 +56,14 @@ class User(Base):
         that a session stops opening pages once the version moves on."""
         return f"{self.id}:{self.session_version}"
 
+    @property
+    def contact_email(self) -> str:
+        """The address to show instructors: the one an LMS gave for an account it made (whose
+        own address is a placeholder that receives no mail), else the account's."""
+        if self.lms_email and self.email.endswith(".invalid"):
+            return self.lms_email
+        return self.email
+
     def end_sessions(self) -> None:
         """Sign this user out everywhere (every session made before now stops working)."""
         self.session_version = (self.session_version or 0) + 1

@@ -229,7 +229,7 @@ def grade_rows(session: Session, exercise: Exercise) -> list[GradeRow]:
         rows.append(
             GradeRow(
                 name=user.name,
-                email=user.email,
+                email=user.contact_email,
                 attempts=attempts or 0,
                 verdict=None if run is None else run.verdict,
                 score=None if run is None else run.score,

@@ -169,3 +169,33 @@ def test_regrading_makes_one_new_run_per_student_and_grades_it(
     # student who submitted twice keeps its one run.
     assert [count for _, count, _ in runs] == [2, 1, 2]
     assert {state for _, _, state in runs} == {RunState.GRADED}
+
+
+def test_the_grade_book_gives_an_lms_student_the_address_their_lms_gave(
+    client: FlaskClient,
+    database: Database,
+    course: Course,
+    make_user: UserFactory,
+) -> None:
+    from grader.models import Membership
+    from grader.services import identities
+
+    with database.session() as session:
+        student = identities.lms_user(
+            session, namespace="integration:9", subject="s-1", name="Lin", email="Lin@Uni.Example"
+        )
+        session.add(Membership(user_id=student.id, course_id=course.id, role=Role.STUDENT))
+    login(client, make_user(Role.INSTRUCTOR, course))
+    exercise = find_exercise(database, course, SLUG)
+    assert exercise is not None
+
+    rows = list(
+        csv.reader(
+            io.StringIO(
+                client.get(f"/teach/exercises/{exercise.id}/grades.csv").get_data(as_text=True)
+            )
+        )
+    )
+
+    (lin,) = [row for row in rows if row[0] == "Lin"]
+    assert lin[1] == "lin@uni.example"
