@@ -139,6 +139,7 @@ def test_each_worker_serves_its_own_queues(services: dict[str, dict[str, Any]]) 
     assert sorted(served) == sorted(known)
     slow = command(services["worker-slow"])
     assert slow[:3] == ["nice", "-n", "10"]
+    assert services["worker-slow"]["cpu_shares"] < 1024  # below the other containers' weight
     assert slow[slow.index("--concurrency") + 1] == "1"
     callbacks = command(services["callbacks"])
     assert callbacks[callbacks.index("--pool") + 1] == "threads"

@@ -12,7 +12,8 @@ written because the database cannot be reached, the error goes up to the task, w
 tried again later (the run stays ``running`` and its next delivery grades it again).
 
 A run in the fast lane is graded with at most ``FAST_LANE_CPU_SECONDS`` of CPU time per
-tree and ``FAST_LANE_SECONDS`` of real time for the whole submission. When its submission
+tree, ``FAST_LANE_MEMORY_MB`` of memory and ``FAST_LANE_SECONDS`` of real time for the
+whole submission. When its submission
 hits a limit of time or memory there, it gets no verdict: it goes to the slow lane, where
 it is graded again with the exercise's own limits. A correct submission needs a few
 milliseconds of CPU per tree, so this is rare for them, and the slow or hostile ones hold
@@ -59,6 +60,9 @@ time, so that a busy machine does not send correct submissions to the slow lane.
 FAST_LANE_SECONDS = 1.0
 """Real time a fast-lane run may spend on all the trees of its submission (for searches
 that wait rather than compute)."""
+FAST_LANE_MEMORY_MB = 64
+"""Memory a fast-lane run's search may use (a correct search needs a few megabytes; filling
+the exercise's whole allowance costs a tenth of a second or more of the kernel's time)."""
 LIMIT_VERDICTS = frozenset({"time_limit", "memory_limit"})
 """Verdicts of a tree that may differ with more time (or another machine's load): a
 fast-lane run with one is graded again in the slow lane."""
@@ -161,6 +165,7 @@ def _fast_lane(model: Exercise, source: str, options: SandboxOptions) -> Exercis
     fast = replace(
         limits,
         cpu_seconds=min(limits.cpu_seconds, FAST_LANE_CPU_SECONDS),
+        memory_mb=min(limits.memory_mb, FAST_LANE_MEMORY_MB),
         submission_wall_seconds=min(limits.submission_budget, FAST_LANE_SECONDS),
     )
     return replace(model, limits=fast)
