@@ -7,9 +7,10 @@ port; the machine's shared server is not touched), Redis (a database of its own,
 and the Celery workers as scripts/run.sh starts them (fast and slow grading lanes,
 callbacks, maintenance with the beat; ``GRADER_RUN_TIMEOUT_SECONDS`` left at its 900 s).
 For each scenario, ``--burst`` submissions are sent at once; ``--after`` seconds later the
-database goes away: a restart (``pg_ctl restart -m fast``, under a second) or an outage of
-``--down`` seconds (stop, wait, start). Figures: seconds from the burst to the last run
-graded, runs graded, ended as internal_error, and deliveries per run.
+database stays up (the baseline) or goes away: a restart (``pg_ctl restart -m fast``, under
+a second) or an outage of ``--down`` seconds (stop, wait, start). Figures: seconds from the
+burst to the last run graded, the runs' verdicts (internal_error among them, if any), and
+deliveries per run.
 
 Usage: .venv/bin/python bench/db_restart.py [--burst 40] [--after 0.5] [--down 10]
 Run as root, it runs PostgreSQL as the user postgres (initdb refuses root).
@@ -70,6 +71,7 @@ class Cluster:
         self.port = _free_port()
         self.as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
         if self.as_user:
+            folder.parent.chmod(0o755)  # mkdtemp's folder: postgres must get through it
             shutil.chown(folder, "postgres")
         self._run(PG_BIN / "initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres")
         self.pg_ctl("start", "-w")
@@ -79,9 +81,11 @@ class Cluster:
         return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
 
     def _run(self, *command: object) -> None:
-        subprocess.run(
-            [*self.as_user, *map(str, command)], check=True, capture_output=True, timeout=120
+        done = subprocess.run(
+            [*self.as_user, *map(str, command)], capture_output=True, text=True, timeout=120
         )
+        if done.returncode != 0:
+            raise RuntimeError(f"{command[0]} failed: {done.stderr or done.stdout}")
 
     def pg_ctl(self, action: str, *extra: str) -> None:
         options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
@@ -191,7 +195,9 @@ def scenario(
     began = time.monotonic()
     Queue(settings, database).send(run_ids)
     time.sleep(args.after)
-    if name == "restart":
+    if name == "none":
+        pass
+    elif name == "restart":
         cluster.pg_ctl("restart", "-m", "fast", "-w")
     else:
         cluster.pg_ctl("stop", "-m", "fast", "-w")
@@ -252,7 +258,7 @@ def main() -> None:
                 select(Exercise.id).where(Exercise.course_id == course.id, Exercise.slug == SLUG)
             ).one()
         workers = Workers(settings, folder)
-        for name in ("restart", "outage"):
+        for name in ("none", "restart", "outage"):
             results[name] = scenario(name, cluster, database, settings, exercise_id, args)
         database.engine.dispose()
     finally:
@@ -265,6 +271,12 @@ def main() -> None:
     timeout = settings.run_timeout_seconds
     for name, result in results.items():
         what = "a restart (pg_ctl restart -m fast)"
+        if name == "none":
+            print(
+                f"baseline, the database staying up: every run finished {result.took:.1f} s "
+                f"after the burst; verdicts {dict(result.verdicts)}"
+            )
+            continue
         if name == "outage":
             what = f"an outage of {args.down:g} s"
         unfinished = f" ({result.left} still unfinished at the timeout)" if result.left else ""

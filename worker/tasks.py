@@ -40,7 +40,7 @@ class GraderTask(Task):
     autoretry_for = TRANSIENT_ERRORS
     max_retries = None
     retry_backoff = 1
-    retry_backoff_max = 30
+    retry_backoff_max = 10
     retry_jitter = True
 
 
