@@ -13,11 +13,10 @@ tried again later (the run stays ``running`` and its next delivery grades it aga
 
 A run in the fast lane is graded with at most ``FAST_LANE_CPU_SECONDS`` of CPU time per
 tree, ``FAST_LANE_MEMORY_MB`` of memory and ``FAST_LANE_SECONDS`` of real time for the
-whole submission. When its submission
-hits a limit of time or memory there, it gets no verdict: it goes to the slow lane, where
-it is graded again with the exercise's own limits. A correct submission needs a few
-milliseconds of CPU per tree, so this is rare for them, and the slow or hostile ones hold
-a fast-lane worker for a short while only.
+whole submission. When its submission hits a limit of time or memory there, it gets no
+verdict: it goes to the slow lane, where it is graded again with the exercise's own
+limits. A correct submission needs a few milliseconds of CPU per tree, so this is rare for
+them, and the slow or hostile ones hold a fast-lane worker for a short while only.
 """
 
 from __future__ import annotations
