@@ -22,10 +22,8 @@ import argparse
 import os
 import secrets
 import shutil
-import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -34,6 +32,7 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import OperationalError
+from topology import ServiceWorkers
 
 from grader.config import Settings
 from grader.db import Database
@@ -47,12 +46,6 @@ ROOT = Path(__file__).resolve().parents[1]
 SLUG = "aima-fig5.2-alphabeta"
 CORRECT = (ROOT / "exercises/implementations/alphabeta/correct_fail_hard.py").read_text()
 PG_BIN = Path(os.environ.get("GRADER_BENCH_PG_BIN", "/usr/lib/postgresql/15/bin"))
-WORKERS = (
-    ("grading", "grading", ["--concurrency", "2", "-O", "fair"]),
-    ("grading-slow", "grading-slow", ["--concurrency", "1"]),
-    ("callbacks", "callbacks", ["--pool", "threads", "--concurrency", "8"]),
-    ("maintenance", "maintenance", ["--concurrency", "1", "-B"]),
-)
 
 
 def _free_port() -> int:
@@ -96,47 +89,6 @@ class Cluster:
 
     def stop(self) -> None:
         self.pg_ctl("stop", "-m", "immediate")
-
-
-class Workers:
-    """The Celery workers, as scripts/run.sh starts them."""
-
-    def __init__(self, settings: Settings, folder: Path) -> None:
-        env = dict(
-            os.environ,
-            GRADER_ENV="development",
-            GRADER_INSTANCE_DIR=str(folder),
-            GRADER_DATABASE_URL=settings.database_url,
-            GRADER_REDIS_URL=settings.redis_url,
-        )
-        celery = str(Path(sys.executable).parent / "celery")
-        self.processes = []
-        for name, queues, extra in WORKERS:
-            command = [celery, "-A", "worker.celery_app", "worker", "-Q", queues, "--hostname",
-                       f"{name}@%h", "--loglevel", "INFO", "--without-gossip", *extra]  # fmt: skip
-            if "-B" in extra:
-                command += ["--schedule", str(folder / "beat-schedule")]
-            log = (folder / f"{name}.log").open("wb")
-            self.processes.append(
-                subprocess.Popen(
-                    command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                    start_new_session=True,
-                )
-            )  # fmt: skip
-        deadline = time.monotonic() + 60
-        while not all(b"ready." in (folder / f"{n}.log").read_bytes() for n, *_ in WORKERS):
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the workers did not start; see the logs in {folder}")
-            time.sleep(0.2)
-
-    def stop(self) -> None:
-        for process in self.processes:
-            os.killpg(process.pid, signal.SIGTERM)
-        for process in self.processes:
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
 
 
 def _submissions(database: Database, settings: Settings, exercise_id: int, count: int) -> list[int]:
@@ -257,7 +209,7 @@ def main() -> None:
             exercise_id = session.scalars(
                 select(Exercise.id).where(Exercise.course_id == course.id, Exercise.slug == SLUG)
             ).one()
-        workers = Workers(settings, folder)
+        workers = ServiceWorkers(settings, folder).start()
         for name in ("none", "restart", "outage"):
             results[name] = scenario(name, cluster, database, settings, exercise_id, args)
         database.engine.dispose()

@@ -24,10 +24,7 @@ import argparse
 import os
 import secrets
 import shutil
-import signal
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -36,6 +33,7 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, select, text
 from sqlalchemy.engine import make_url
+from topology import ServiceWorkers
 
 from grader.config import Settings
 from grader.db import Database
@@ -58,13 +56,6 @@ HOSTILE = {
     "fork": "import os\n\n\ndef max_value(game, state, alpha, beta):\n    while True:\n"
     "        try:\n            os.fork()\n        except OSError:\n            pass\n" + _MIN,
 }
-WORKERS = (
-    # name, queues, extra arguments: as scripts/run.sh starts them
-    ("grading", "grading", ["--concurrency", "2", "-O", "fair"]),
-    ("grading-slow", "grading-slow", ["--concurrency", "1"]),
-    ("callbacks", "callbacks", ["--pool", "threads", "--concurrency", "8"]),
-    ("maintenance", "maintenance", ["--concurrency", "1"]),
-)
 
 
 class Service:
@@ -86,58 +77,16 @@ class Service:
             submission_min_gap_seconds=0,
             submissions_per_hour=1_000_000,
         )
-        self.folder = folder
-        self.processes: list[subprocess.Popen[bytes]] = []
+        self.workers = ServiceWorkers(self.settings, folder)
 
     def start(self) -> None:
-        env = dict(
-            os.environ,
-            GRADER_ENV="development",
-            GRADER_INSTANCE_DIR=str(self.folder),
-            GRADER_DATABASE_URL=self.url,
-            GRADER_REDIS_URL=self.settings.redis_url,
-        )
-        celery = str(Path(sys.executable).parent / "celery")
-        for name, queues, extra in WORKERS:
-            command = [celery, "-A", "worker.celery_app", "worker", "-Q", queues, "--hostname",
-                       f"{name}@%h", "--loglevel", "INFO", "--without-gossip", *extra]  # fmt: skip
-            if name == "grading-slow":
-                command = ["nice", "-n", "10", *command]
-            log = (self.folder / f"{name}.log").open("wb")
-            process = subprocess.Popen(
-                command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )  # fmt: skip
-            if name == "grading-slow":
-                _nice_session(process.pid)
-            self.processes.append(process)
-        deadline = time.monotonic() + 60
-        while not all(b"ready." in (self.folder / f"{n}.log").read_bytes() for n, *_ in WORKERS):
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the workers did not start; see the logs in {self.folder}")
-            time.sleep(0.2)
+        self.workers.start()
 
     def stop(self) -> None:
-        for process in self.processes:
-            os.killpg(process.pid, signal.SIGTERM)
-        for process in self.processes:
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
+        self.workers.stop()
         with self.admin.begin() as connection:
             connection.execute(text(f'DROP SCHEMA "{self.schema}" CASCADE'))
         self.admin.dispose()
-
-
-def _nice_session(pid: int) -> None:
-    """Lower the priority of ``pid``'s whole session: with the kernel's autogroups, nice
-    counts only within a session, and each worker here has one of its own (run.sh starts
-    all of them in its session, where ``nice`` is enough)."""
-    try:
-        Path(f"/proc/{pid}/autogroup").write_text("10")
-    except OSError as error:
-        print(f"the slow lane's session keeps its priority: {error}", file=sys.stderr)
 
 
 def _setup(database: Database, settings: Settings) -> int:

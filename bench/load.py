@@ -24,7 +24,6 @@ import http.cookiejar
 import os
 import re
 import secrets
-import signal
 import statistics
 import subprocess
 import sys
@@ -38,6 +37,7 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.engine import make_url
+from topology import stop_groups
 from werkzeug.security import generate_password_hash
 
 from grader.config import Settings
@@ -184,13 +184,7 @@ class Service:
                 time.sleep(0.2)
 
     def stop(self) -> None:
-        for process in self.processes:
-            os.killpg(process.pid, signal.SIGTERM)
-        for process in self.processes:
-            try:
-                process.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
+        stop_groups(self.processes, grace=20.0)
         with self.admin.begin() as connection:
             connection.execute(text(f'DROP SCHEMA "{self.schema}" CASCADE'))
         self.admin.dispose()

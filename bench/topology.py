@@ -1,0 +1,89 @@
+"""The Celery workers as ``scripts/run.sh`` starts them, for the benches that measure the
+service on its own topology: one worker per queue, the slow lane at a lower priority."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from grader.config import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+WORKERS = (
+    # name, queues, extra arguments: as scripts/run.sh starts them
+    ("grading", "grading", ["--concurrency", "2", "-O", "fair"]),
+    ("grading-slow", "grading-slow", ["--concurrency", "1"]),
+    ("callbacks", "callbacks", ["--pool", "threads", "--concurrency", "8"]),
+    ("maintenance", "maintenance", ["--concurrency", "1", "-B"]),
+)
+SLOW = "grading-slow"
+
+
+class ServiceWorkers:
+    """The four workers on ``settings``' database and broker, their logs in ``folder``."""
+
+    def __init__(self, settings: Settings, folder: Path) -> None:
+        self.settings = settings
+        self.folder = folder
+        self.processes: list[subprocess.Popen[bytes]] = []
+
+    def start(self, ready_within: float = 60.0) -> ServiceWorkers:
+        env = dict(
+            os.environ,
+            GRADER_ENV="development",
+            GRADER_INSTANCE_DIR=str(self.folder),
+            GRADER_DATABASE_URL=self.settings.database_url,
+            GRADER_REDIS_URL=self.settings.redis_url,
+        )
+        celery = str(Path(sys.executable).parent / "celery")
+        for name, queues, extra in WORKERS:
+            command = [celery, "-A", "worker.celery_app", "worker", "-Q", queues, "--hostname",
+                       f"{name}@%h", "--loglevel", "INFO", "--without-gossip", *extra]  # fmt: skip
+            if "-B" in extra:
+                command += ["--schedule", str(self.folder / "beat-schedule")]
+            if name == SLOW:
+                command = ["nice", "-n", "10", *command]
+            with (self.folder / f"{name}.log").open("wb") as log:
+                process = subprocess.Popen(
+                    command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )  # fmt: skip
+            if name == SLOW:
+                _nice_session(process.pid)
+            self.processes.append(process)
+        deadline = time.monotonic() + ready_within
+        while not all(b"ready." in (self.folder / f"{n}.log").read_bytes() for n, *_ in WORKERS):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the workers did not start; see the logs in {self.folder}")
+            time.sleep(0.2)
+        return self
+
+    def stop(self) -> None:
+        stop_groups(self.processes, grace=30.0)
+
+
+def stop_groups(processes: list[subprocess.Popen[bytes]], grace: float) -> None:
+    """SIGTERM to each process's group, SIGKILL to those still there after ``grace`` s."""
+    for process in processes:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+    for process in processes:
+        try:
+            process.wait(grace)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(10)
+
+
+def _nice_session(pid: int) -> None:
+    """Lower the priority of ``pid``'s whole session: with the kernel's autogroups, nice
+    counts only within a session, and each worker here has one of its own (run.sh starts
+    all of them in its session, where ``nice`` is enough)."""
+    try:
+        Path(f"/proc/{pid}/autogroup").write_text("10")
+    except OSError as error:
+        print(f"the slow lane's session keeps its priority: {error}", file=sys.stderr)
