@@ -47,11 +47,18 @@ supervisors+=($!)
 supervise maintenance "${celery[@]}" -Q maintenance --hostname "maintenance@%h" \
   --concurrency 1 -B --schedule "$GRADER_INSTANCE_DIR/beat-schedule" &
 supervisors+=($!)
+web=""
 stop() {
-  kill -TERM "${supervisors[@]}" 2>/dev/null || true
-  wait "${supervisors[@]}" 2>/dev/null || true
+  trap - EXIT INT TERM
+  kill -TERM ${web:+"$web"} "${supervisors[@]}" 2>/dev/null || true
+  wait ${web:+"$web"} "${supervisors[@]}" 2>/dev/null || true
 }
-trap stop EXIT INT TERM
+trap stop EXIT
+trap 'exit 143' INT TERM
 echo "grading workers started (logs: $GRADER_INSTANCE_DIR/{grading,grading-slow,callbacks,maintenance}.log)"
 echo "open http://$bind/ and sign in with an account above (Ctrl-C stops the service)"
-.venv/bin/gunicorn --bind "$bind" --workers 2 --access-logfile - grader.wsgi:app
+# In the background and waited for, so that a TERM (kill, timeout, a process manager)
+# stops the whole service at once, as Ctrl-C does.
+.venv/bin/gunicorn --bind "$bind" --workers 2 --access-logfile - grader.wsgi:app &
+web=$!
+wait "$web"
