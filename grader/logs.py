@@ -14,7 +14,7 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from datetime import UTC, datetime
 from typing import IO, Any
@@ -59,13 +59,6 @@ def bind(**ids: IdValue) -> Iterator[None]:
     finally:
         for var, token in reversed(tokens):
             var.reset(token)
-
-
-def bind_task(
-    task_id: str | None, submission_id: int | None = None
-) -> AbstractContextManager[None]:
-    """What a worker task binds around its work: its Celery task id and the submission."""
-    return bind(task_id=task_id, submission_id=submission_id)
 
 
 class JsonFormatter(logging.Formatter):

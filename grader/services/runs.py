@@ -56,11 +56,6 @@ class Start:
     outbound: list[int] = field(default_factory=list)
     """Outbound deliveries made when the run ended here (too many deliveries)."""
 
-    @property
-    def grade(self) -> bool:
-        """True when this delivery grades the run."""
-        return self.run is not None
-
 
 def start_run(
     session: Session, settings: Settings, run_id: int, worker: str, task_id: str

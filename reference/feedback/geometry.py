@@ -56,10 +56,6 @@ class Geometry:
         i = self.index[ancestor]
         return i <= self.index[name] < self.end[i]
 
-    def related(self, x: str, y: str) -> bool:
-        """True when one of ``x`` and ``y`` lies in the other's subtree."""
-        return self.contains(x, y) or self.contains(y, x)
-
     def parent(self, name: str) -> str | None:
         """The parent's name, or None for the root."""
         parent = self.tree.parent(name)

@@ -369,7 +369,7 @@ def test_the_request_id_is_unbound_after_the_request(ops_client: FlaskClient) ->
 
 def test_bound_ids_appear_on_lines_logged_inside_the_block(log_stream: io.StringIO) -> None:
     log = logging.getLogger("grader.test")
-    with logs.bind_task("task-9", submission_id=42):
+    with logs.bind(task_id="task-9", submission_id=42):
         log.info("grading %s", "a.py")
         with logs.bind(submission_id=43):
             log.warning("inner")
@@ -412,7 +412,7 @@ def test_celery_processes_log_json_lines(
         setup_logging.send(sender=None, loglevel="WARNING", logfile=None, format="", colorize=False)
         assert logging.getLogger().level == logging.WARNING
         capsys.readouterr()
-        with logs.bind_task("task-1", submission_id=7):
+        with logs.bind(task_id="task-1", submission_id=7):
             logging.getLogger("celery.app.trace").warning("Task failed")
         (line,) = [json.loads(text) for text in capsys.readouterr().err.splitlines()]
         assert (line["message"], line["task_id"], line["submission_id"]) == (

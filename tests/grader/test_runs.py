@@ -126,7 +126,7 @@ def test_a_run_delivered_too_often_ends_as_internal_error(
     submission_id, run_id = _submit(database, settings, course, make_user, "correct_fail_hard.py")
     for attempt in range(settings.max_run_attempts):
         with database.sessions() as session:
-            assert start_run(session, settings, run_id, "w", f"t{attempt}").grade
+            assert start_run(session, settings, run_id, "w", f"t{attempt}").run is not None
     assert execute_run(database, settings, run_id, worker="w", task_id="last") == "skipped"
     with database.session() as session:
         run = session.get(GradingRun, run_id)
@@ -167,7 +167,7 @@ def test_queue_positions_and_the_reaper(
             mark_sent(session, run_id, f"task-{run_id}")
     with database.sessions() as session:
         started = start_run(session, settings, runs[0], "w", "t")
-    assert started.grade
+    assert started.run is not None
     settings = replace(settings, run_timeout_seconds=60)
     with database.sessions() as session:
         later = now + timedelta(seconds=80)
