@@ -1,1 +1,4 @@
-"""Celery worker and sandbox (built by a later issue)."""
+"""The worker: Celery tasks (:mod:`.tasks`) over plain functions that grade a run
+(:mod:`.execute`, :mod:`.grading`) and make outbound deliveries (:mod:`.outbound`), the
+sandbox that runs a student's code (:mod:`.sandbox`) and the harness on both sides of it
+(:mod:`.harness`)."""

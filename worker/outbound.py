@@ -1,6 +1,7 @@
 """Outbound deliveries from the worker: one attempt now, the next one planned.
 
-Importing this module registers every kind of sender and event maker of the service.
+The senders and event makers are registered by their own modules, which
+:func:`grader.services.deliveries.attempt` imports before it sends (``PLUGINS`` there).
 """
 
 from __future__ import annotations

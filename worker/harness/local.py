@@ -1,5 +1,7 @@
-"""Running trusted implementations in process: the shipped correct and wrong solutions,
-hidden-tree selection and tests. Never use this for a student's code: it is not isolated."""
+"""Running trusted implementations in process, through the same harness as the sandbox:
+the tests and bench scripts use it for the shipped correct and wrong solutions (hidden-tree
+selection has its own in-process runner, :mod:`reference.hidden.trusted`). Never use this
+for a student's code: it is not isolated."""
 
 from __future__ import annotations
 

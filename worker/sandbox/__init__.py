@@ -5,7 +5,7 @@
 
 The trusted side (this process) keeps the tree; the student's code runs in a child of a
 warm fork-server, confined by a user change, rlimits and a seccomp allow-list, and asks
-about the tree one game call at a time over a socket. The parts:
+about the tree one game call at a time over two pipes (requests out, answers in). The parts:
 :mod:`~worker.sandbox.forkserver`, :mod:`~worker.sandbox.confinement`,
 :mod:`~worker.sandbox.seccomp_filter`, :mod:`~worker.sandbox.protocol`,
 :mod:`~worker.sandbox.treeserver`, :mod:`~worker.sandbox.outcome`.
