@@ -19,8 +19,8 @@ from reference.feedback.verdicts import (
     TreeFeedback,
     Verdict,
     Window,
-    verdict_legend,
 )
+from reference.verdict_words import verdict_legend
 
 __all__ = [
     "GOOD_VERDICTS",

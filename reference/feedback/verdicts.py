@@ -39,44 +39,6 @@ GOOD_VERDICTS = frozenset({Verdict.OK, Verdict.PRUNED, Verdict.NOT_OBSERVED})
 """The verdicts that earn a node's share of the points."""
 
 
-def verdict_legend(*, windowed: bool, depth_limited: bool) -> dict[Verdict, str]:
-    """Each verdict in words, for the legend of an exercise's report.
-
-    The words speak of what the exercise's search does: pruning and alpha-beta windows
-    only for an alpha-beta search, the depth limit only for a depth-limited one (a
-    depth-limited minimax never prunes: a node it does not visit lies below the limit).
-    """
-    skipped = {
-        (True, True): ("pruned, or below the depth limit", "prunes it or stops above it"),
-        (True, False): ("pruned by both searches", "prunes it"),
-        (False, True): ("below the depth limit: neither search goes there", ""),
-        (False, False): ("visited by neither search", "never visits it"),
-    }
-    unvisited, why = skipped[windowed, depth_limited]
-    extra = (
-        "searched below the depth limit"
-        if depth_limited and not windowed
-        else f"visited, but the reference {why}"
-    )
-    arguments = {
-        (True, True): "searched with the wrong alpha-beta window or depth",
-        (True, False): "searched with the wrong alpha-beta window",
-        (False, True): "called with the wrong depth",
-        (False, False): "called with the wrong arguments",
-    }
-    return {
-        Verdict.OK: "as the reference search",
-        Verdict.PRUNED: unvisited,
-        Verdict.EXTRA: extra,
-        Verdict.MISSED: "not visited, or its value never asked, but the reference does",
-        Verdict.WRONG_VALUE: "returned a value outside what is allowed",
-        Verdict.WRONG_BOUNDS: arguments[windowed, depth_limited],
-        Verdict.OUT_OF_ORDER: "visited out of order",
-        Verdict.REPEATED: "searched more than once",
-        Verdict.NOT_OBSERVED: "value not observable (decision-function style)",
-    }
-
-
 Window = tuple[Number | None, Number | None]
 """(alpha, beta) as a search received them; None where a bound was not observed."""
 
