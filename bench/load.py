@@ -292,7 +292,7 @@ def baseline(settings: Settings, count: int) -> float:
             exercise, SOURCE, "search.py", key=settings.hidden_tree_key,
             exercises_dir=settings.exercises_dir,
         )  # fmt: skip
-        assert report["verdict"] == "passed"
+        assert report.verdict == "passed"
     return count / (time.perf_counter() - began)
 
 

@@ -151,8 +151,8 @@ def one_grading(server: ForkServer, repeat: int) -> tuple[float, int]:
             options=options,
         )
         times.append(time.perf_counter() - start)
-        assert report["verdict"] == "passed", report["message"]
-        trees = len(report["cases"])
+        assert report.verdict == "passed", report.message
+        trees = len(report.cases)
     return statistics.median(times), trees
 
 

@@ -129,7 +129,7 @@ def _grade_and_store(
             # A regrade of the same submission against the same exercise version gets the
             # same hidden trees; another submission, or another version, gets others.
             draw=f"version-{version.content_hash}/submission-{submission_id}",
-        )
+        ).to_json()
     except Exception as error:
         log.exception("run %s: internal error while grading", run_id)
         what = f"the grader raised {type(error).__name__}"

@@ -1,7 +1,8 @@
 """Grading one submission: every public and hidden tree of an exercise, in the sandbox.
 
 A plain function, so the CLI (``grader grade``) and the Celery task call the same code.
-The report is the JSON document the service stores and sends to an LMS.
+The report is a :class:`reference.report.Report`: the service stores its JSON document and
+sends it to an LMS.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from reference.hidden import LIBRARY_FOLDER, load_library, reference_judge, wron
 from reference.hidden.selection import Pool, build_pool, draw_hidden_trees
 from reference.observed import Call, Observed, Visit
 from reference.observed import Return as ObservedReturn
-from reference.safe_json import json_safe
+from reference.report import SCHEMA_VERSION, Report, RunVerdict
 from reference.search import Cutoff, Enter, Evaluate, Return, SearchResult
 from reference.tree import Number, Tree
 from reference.values import format_value
@@ -53,10 +54,10 @@ REPLAY_CUT = 200
 NODES_CUT = 2000
 """Node verdicts a tree keeps when the report is over ``REPORT_LIMIT`` (the ones that are
 not ok, pruned or not observed)."""
-NOT_RUN = "not_run"
+NOT_RUN = str(RunVerdict.NOT_RUN)
 """The verdict of a tree that was not run: the file does not compile, an earlier tree hit
 a limit, or the submission's time was spent."""
-INTERNAL_ERROR = str(Verdict.INTERNAL_ERROR)
+INTERNAL_ERROR = str(RunVerdict.INTERNAL_ERROR)
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,14 +376,14 @@ def grade(
     exercises_dir: Path,
     options: SandboxOptions | None = None,
     draw: str = "",
-) -> dict[str, Any]:
+) -> Report:
     """The full report of ``source`` on every tree of ``exercise``.
 
     ``draw`` names this grading's draw of hidden trees: the same draw (a regrade of the same
     submission) gets the same hidden trees, another draw others. The source is compiled
     here, on the trusted side, before any child runs; every tree of the exercise is in the
     report, those not run as ``not_run``. The report is valid JSON whatever the student's
-    code did, and at most ``REPORT_LIMIT`` bytes of it."""
+    code did (see :mod:`reference.report`), and at most ``REPORT_LIMIT`` bytes of it."""
     found = cases(exercise, key, exercises_dir, draw)
     reasons = hidden_reasons(exercise)
     runs = [
@@ -438,6 +439,7 @@ def grade(
     total = combine(all_feedback, exercise.scoring, whole=[case.hidden for case in found])
     verdict, message = _overall(reports, first_problem, compile_error, unrun)
     report = {
+        "schema_version": SCHEMA_VERSION,
         "exercise": exercise.slug,
         "verdict": verdict,
         "score": total.score,
@@ -447,7 +449,7 @@ def grade(
         "usage": {"cpu_ms": cpu, "wall_ms": wall, "max_rss_kb": rss},
         "cases": reports,
     }
-    return fit(json_safe(report))
+    return fit(Report.model_validate(report))
 
 
 def _overall(
@@ -491,13 +493,14 @@ def _positioned(outcome: Outcome) -> str:
     return f"{outcome.message}{where}"
 
 
-def fit(report: dict[str, Any], limit: int = REPORT_LIMIT) -> dict[str, Any]:
-    """``report`` cut down, if need be, to at most ``limit`` bytes of JSON: first each
+def fit(model: Report, limit: int = REPORT_LIMIT) -> Report:
+    """``model`` cut down, if need be, to at most ``limit`` bytes of JSON: first each
     replay to ``REPLAY_CUT`` steps, then each tree's node verdicts to the ones that are not
     ok, pruned or not observed (``NODES_CUT`` at most; ``nodes_omitted`` counts the rest by
     verdict), then the printed output; what was cut is said in the report (``cut``)."""
+    report = model.to_json()
     if _size(report) <= limit:
-        return report
+        return model
     cut: list[str] = []
     for case in report["cases"]:
         replay = case.get("replay")
@@ -533,7 +536,7 @@ def fit(report: dict[str, Any], limit: int = REPORT_LIMIT) -> dict[str, Any]:
                 case["nodes"] = []
         cut.append("replays and node lists")
     report["cut"] = "the report was too large: cut " + ", ".join(dict.fromkeys(cut))
-    return report
+    return Report.model_validate(report)
 
 
 _GOOD = frozenset(str(verdict) for verdict in GOOD_VERDICTS)

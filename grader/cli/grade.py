@@ -3,7 +3,8 @@
 Everything the student's code chose (exception text, printed output, node messages and
 names, decisions) is printed through :func:`reference.safe_json.terminal_text`, so that
 escape sequences in it cannot move the cursor or rewrite what the terminal shows; the JSON
-report is strict JSON (no NaN or Infinity tokens)."""
+report is the :class:`reference.report.Report`'s document, strict JSON (no NaN or Infinity
+tokens)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ import click
 
 from grader.cli.exercises import _exercise, grading_settings
 from reference.drawing import draw as draw_tree
-from reference.safe_json import json_safe, terminal_text
+from reference.report import NodeReport, Report
+from reference.safe_json import terminal_text
 from reference.tree import Node
 from worker.grading import grade as grade_submission
 from worker.sandbox import SandboxOptions, SandboxUnavailable
@@ -66,7 +68,7 @@ def grade(slug: str, file: Path, as_json: bool, draw: str | None) -> None:
     drawn = f"hidden trees: draw {terminal_text(draw)}"
     if as_json:
         click.echo(drawn, err=True)  # stdout holds the report alone
-        click.echo(json.dumps(json_safe(report), indent=2, allow_nan=False))
+        click.echo(json.dumps(report.to_json(), indent=2, allow_nan=False))
         return
     _echo(drawn)
     _print(report, exercise)
@@ -76,39 +78,37 @@ def _echo(text: str) -> None:
     click.echo(terminal_text(text))
 
 
-def _print(report: dict[str, Any], exercise: Any) -> None:
-    _echo(
-        f"{report['exercise']}: {report['verdict']}, score {report['score']}/{report['max_score']}"
-    )
-    _echo(str(report["message"]))
-    for case in report["cases"]:
-        if case["hidden"]:
-            reason = f": {case['message']}" if case.get("message") else ""
-            _echo(f"\nhidden tree {case['name']}: {case['verdict']}{reason}")
+def _print(report: Report, exercise: Any) -> None:
+    _echo(f"{report.exercise}: {report.verdict}, score {report.score}/{report.max_score}")
+    _echo(report.message)
+    for case in report.cases:
+        if case.hidden:
+            reason = f": {case.message}" if case.message else ""
+            _echo(f"\nhidden tree {case.name}: {case.verdict}{reason}")
             continue
-        _echo(f"\ntree {case['name']}: {case['verdict']}")
-        if not case.get("nodes"):
-            if case.get("message"):
-                _echo(f"  {case['message']}")
+        _echo(f"\ntree {case.name}: {case.verdict}")
+        if not case.nodes:
+            if case.message:
+                _echo(f"  {case.message}")
             continue
-        verdicts = {node["node"]: node for node in case["nodes"]}
+        verdicts = {node.node: node for node in case.nodes}
 
-        def note(node: Node, verdicts: dict[str, Any] = verdicts) -> str:
+        def note(node: Node, verdicts: dict[str, NodeReport] = verdicts) -> str:
             item = verdicts[node.name]
-            mark: str = MARKS.get(item["verdict"], item["verdict"].upper())
-            if item["verdict"] in MARKS:
+            mark = MARKS.get(item.verdict, item.verdict.upper())
+            if item.verdict in MARKS:
                 return mark
-            return f"{mark}: {item['message']!s}"
+            return f"{mark}: {item.message}"
 
-        _echo(draw_tree(exercise.tree(case["name"]).tree, note))
-        value = case["value"]
-        _echo(f"value: expected {value['expected']}, yours {value['actual']}")
-        decision = case.get("decision") or {}
-        if decision.get("expected") is not None or decision.get("actual") is not None:
-            yours = decision.get("actual") or "not observed"
-            _echo(f"decision: expected {decision.get('expected')}, yours {yours}")
-        if case["first_divergence"]:
-            divergence = case["first_divergence"]
-            _echo(f"first divergence at {divergence['node']}: {divergence['message']}")
-    if report["stdout"]:
-        _echo("\nprinted output:\n" + report["stdout"])
+        _echo(draw_tree(exercise.tree(case.name).tree, note))
+        if case.value is not None:
+            _echo(f"value: expected {case.value.expected}, yours {case.value.actual}")
+        decision = case.decision
+        if decision is not None and (decision.expected is not None or decision.actual is not None):
+            yours = decision.actual or "not observed"
+            _echo(f"decision: expected {decision.expected}, yours {yours}")
+        if case.first_divergence:
+            divergence = case.first_divergence
+            _echo(f"first divergence at {divergence.node}: {divergence.message}")
+    if report.stdout:
+        _echo("\nprinted output:\n" + report.stdout)

@@ -4,15 +4,17 @@ Trees with more nodes than ``node_rows_limit`` keep only the nodes that are not 
 ``pruned`` (up to the limit); their ``counts`` stay complete. The rows are inserted in
 bulk (one statement for the trees, one for the nodes), not object by object.
 
-What is stored goes through :func:`reference.safe_json.json_safe` first, whoever made the
+What is stored is the document of a :class:`reference.report.Report`, whoever made the
 report: its text is the student's code's to choose (NUL, lone surrogates) and so are its
-numbers (inf, nan), and either kind would make a database refuse the whole result.
+numbers (inf, nan), and either kind would make a database refuse the whole result; the
+model makes both storable.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +22,7 @@ from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from grader.models import GradingRun, NodeResult, TreeResult
-from reference.safe_json import json_safe
+from reference.report import Report
 
 UNREMARKABLE = ("ok", "pruned")
 TEXT_LIMIT = 200
@@ -50,11 +52,11 @@ class TreeRows:
     nodes: list[dict[str, Any]]
 
 
-def result_rows(report: dict[str, Any], node_rows_limit: int) -> list[TreeRows]:
-    """The rows ``report`` (the document of :func:`worker.grading.grade`) is stored as,
-    one per tree in order; node rows without their tree's id. Their text is storable
-    whatever the report holds."""
-    return _rows(json_safe(report), node_rows_limit)
+def result_rows(report: Report | Mapping[str, Any], node_rows_limit: int) -> list[TreeRows]:
+    """The rows ``report`` (made by :func:`worker.grading.grade`, or its JSON document) is
+    stored as, one per tree in order; node rows without their tree's id. Their text is
+    storable whatever the report holds."""
+    return _rows(Report.from_json(report).to_json(), node_rows_limit)
 
 
 def _rows(report: dict[str, Any], node_rows_limit: int) -> list[TreeRows]:
@@ -97,13 +99,14 @@ def _rows(report: dict[str, Any], node_rows_limit: int) -> list[TreeRows]:
 
 
 def store_report(
-    session: Session, run: GradingRun, report: dict[str, Any], node_rows_limit: int
+    session: Session, run: GradingRun, report: Report | Mapping[str, Any], node_rows_limit: int
 ) -> None:
     """Fill ``run`` from ``report`` and insert its tree and node rows.
 
     A run is stored once, when it ends (its rows are written in that same commit), so it
-    has no rows yet. What is stored is ``report`` made safe (see the module's docstring)."""
-    report = json_safe(report)
+    has no rows yet. What is stored is ``report``'s JSON document (see the module's
+    docstring)."""
+    report = Report.from_json(report).to_json()
     run.verdict = report["verdict"]
     run.score = _score(report["score"])
     run.max_score = _score(report["max_score"])

@@ -13,7 +13,8 @@ def test_a_cut_reports_omitted_nodes_are_counted() -> None:
         "nodes": [{"node": "B8.10", "verdict": "wrong_value", "expected": "3", "actual": "4"}],
         "nodes_omitted": {"ok": 20_000},
     }
-    (rows,) = result_rows({"cases": [case]}, node_rows_limit=2000)
+    report = {"exercise": "e", "verdict": "failed", "score": 0.0, "max_score": 1}
+    (rows,) = result_rows({**report, "message": "", "cases": [case]}, node_rows_limit=2000)
     assert rows.tree["counts"] == {"wrong_value": 1, "ok": 20_000}
     assert rows.tree["node_count"] == 20_001
     assert [node["node"] for node in rows.nodes] == ["B8.10"]

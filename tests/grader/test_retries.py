@@ -16,6 +16,7 @@ from sqlalchemy.exc import DataError
 from grader.models import Exercise, GradingRun, RunState, Submission, TreeResult, User
 from grader.services import runs as runs_module
 from grader.services.submissions import submit
+from reference.report import Report, RunVerdict
 from tests.grader.conftest import Backend
 from worker import execute as execute_module
 from worker.execute import execute_run
@@ -140,14 +141,14 @@ def sandbox_failing(times: int) -> Any:
     real = execute_module.grade
     calls = []
 
-    def grade(*args: Any, **kwargs: Any) -> dict[str, Any]:
+    def grade(*args: Any, **kwargs: Any) -> Report:
         calls.append(1)
-        report: dict[str, Any] = real(*args, **kwargs)
+        report: Report = real(*args, **kwargs)
         if len(calls) <= times:
-            report["verdict"] = "internal_error"
-            report["message"] = "internal error on a hidden tree (hidden-1)"
-            hidden = next(case for case in report["cases"] if case["hidden"])
-            hidden["verdict"] = "internal_error"
+            report.verdict = RunVerdict.INTERNAL_ERROR
+            report.message = "internal error on a hidden tree (hidden-1)"
+            hidden = next(case for case in report.cases if case.hidden)
+            hidden.verdict = RunVerdict.INTERNAL_ERROR
         return report
 
     return grade

@@ -114,6 +114,7 @@ def test_a_delivery_that_lost_its_run_stores_nothing(
         second = start_run(session, settings, run_id, "w2", "t1")  # redelivered
     assert (first.delivery, second.delivery) == (1, 2)
     report = {"verdict": "passed", "score": 1, "max_score": 1, "message": "", "cases": []}
+    report["exercise"] = "aima-fig5.2-alphabeta"
     with database.sessions() as session:
         assert finish_run(session, settings, run_id, first.delivery, report) is None
     with database.sessions() as session:
@@ -204,6 +205,7 @@ def test_large_trees_keep_only_remarkable_nodes(size: int, limit: int, rows: int
         for i in range(size)
     ]
     report = {
+        "exercise": "e",
         "verdict": "failed",
         "score": 1.0,
         "max_score": 2,

@@ -220,6 +220,7 @@ def test_each_value_storage_refuses_is_stored_alone(
     _, run_id, _ = started_run(backend)
     node = {"node": "A", "verdict": "wrong_value", "expected": "3", "actual": value}
     report = {
+        "exercise": SLUG,
         "verdict": "failed",
         "score": 0,
         "max_score": 100,

@@ -33,7 +33,7 @@ def graded(
 ) -> dict[str, Any]:
     report = grade(
         exercise, source, "submission.py", key=DEVELOPMENT_KEY, exercises_dir=EXERCISES, draw=draw
-    )
+    ).to_json()
     # Whatever the code did, the report is strict JSON and names every tree once.
     json.dumps(report, allow_nan=False).encode("utf-8")
     names = [case.name for case in cases(exercise, DEVELOPMENT_KEY, EXERCISES, draw)]

@@ -43,7 +43,7 @@ def test_library_implementation_gets_its_verdict(slug: str, implementation: Impl
         implementation.path.name,
         key=DEVELOPMENT_KEY,
         exercises_dir=EXERCISES,
-    )
+    ).to_json()
     if implementation.is_correct_for(exercise):
         assert report["verdict"] == "passed", report["message"]
         assert report["score"] == report["max_score"]

@@ -35,7 +35,7 @@ def graded(source: str, exercise: Exercise, filename: str = "search.py") -> dict
         key=DEVELOPMENT_KEY,
         exercises_dir=EXERCISES,
         draw="student-modules",
-    )
+    ).to_json()
 
 
 def assert_passes(report: dict[str, Any]) -> None:

@@ -1,0 +1,203 @@
+"""The grading report: what grading one submission found, tree by tree and node by node.
+
+:func:`worker.grading.grade` makes it; the service stores it (:meth:`Report.to_json`),
+the pages, the API, the LMS callbacks and ``grader grade`` read it back with
+:meth:`Report.from_json`. Its JSON Schema (:func:`report_schema`) is published at
+``SCHEMA_PATH``, and the report names the version of that schema it follows
+(``schema_version``).
+
+A report carries text and numbers the student's code chose. Both are made storable here,
+once: every text field goes through :func:`reference.safe_json.safe_text` when the model is
+built (NUL and lone surrogates become visible escapes), and a value that is a non-finite
+float is written as ``"inf"``, ``"-inf"`` or ``"nan"`` when the model is dumped (strict JSON
+has no such numbers). Keys a grading left out stay out of the JSON: a hidden tree has no
+``nodes`` and no ``replay``, a step no ``alpha`` it was not given.
+"""
+
+from __future__ import annotations
+
+import math
+from enum import StrEnum
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, PlainSerializer
+
+from reference.feedback.verdicts import Verdict as NodeVerdict
+from reference.safe_json import safe_text
+
+__all__ = [
+    "SCHEMA_PATH",
+    "SCHEMA_VERSION",
+    "Decision",
+    "Divergence",
+    "NodeReport",
+    "NodeVerdict",
+    "Replay",
+    "Report",
+    "RunVerdict",
+    "Step",
+    "TreeCase",
+    "Usage",
+    "ValueCheck",
+    "report_schema",
+]
+
+SCHEMA_VERSION: Final = 1
+"""The version of the report's shape; a change that removes or renames a field raises it."""
+SCHEMA_PATH = f"/api/v1/schemas/report-v{SCHEMA_VERSION}.json"
+"""Where the service publishes the report's JSON Schema."""
+
+
+class RunVerdict(StrEnum):
+    """How grading a submission, or one of its trees, ended.
+
+    ``passed`` and ``failed`` are a search that ran to its end and was judged; the others
+    (but ``not_run``) are the sandbox's words for a run it stopped. ``not_run`` is a tree
+    that was never run: the file does not compile, an earlier tree hit a limit, or the
+    submission's time was spent."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    COMPILE_ERROR = "compile_error"
+    RUNTIME_ERROR = "runtime_error"
+    TIME_LIMIT = "time_limit"
+    MEMORY_LIMIT = "memory_limit"
+    OUTPUT_LIMIT = "output_limit"
+    PROTOCOL_VIOLATION = "protocol_violation"
+    INTERNAL_ERROR = "internal_error"
+    NOT_RUN = "not_run"
+
+
+def _finite(value: int | float | str | None) -> int | float | str | None:
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else "inf" if value > 0 else "-inf"
+    return value
+
+
+Text = Annotated[str, AfterValidator(safe_text)]
+"""Text the student's code may have chosen, storable whatever it holds."""
+Value = Annotated[int | float | Text | None, PlainSerializer(_finite)]
+"""A value as a report holds it: a number JSON carries exactly, else its text (a fraction,
+a value the code returned that is not a number); inf, -inf and nan are dumped as text."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Step(_Model):
+    """One step of a search in a replay: a node entered (with its window), evaluated or
+    left (with its value; a reference cut-off is told on the exit it causes)."""
+
+    node: Text
+    event: Literal["enter", "evaluate", "exit"]
+    alpha: Value = None
+    beta: Value = None
+    depth: int | None = None
+    value: Value = None
+    cutoff: Text | None = None
+    pruned: list[Text] | None = None
+
+
+class Replay(_Model):
+    """Both searches of a public tree, step by step."""
+
+    student: list[Step]
+    reference: list[Step]
+    truncated: bool
+    decision_style: bool | None = None
+
+
+class ValueCheck(_Model):
+    """The value the search returned at the root, and the reference's."""
+
+    expected: Value = None
+    actual: Value = None
+
+
+class Decision(_Model):
+    """The move the search chose at the root, and the reference's."""
+
+    expected: Text | None = None
+    actual: Text | None = None
+
+
+class Divergence(_Model):
+    """The first node where the student's search left the reference's."""
+
+    node: Text
+    message: Text
+
+
+class NodeReport(_Model):
+    """One node's verdict, with the values compared and a sentence on it."""
+
+    node: Text
+    verdict: NodeVerdict
+    expected: Value = None
+    actual: Value = None
+    message: Text = ""
+
+
+class TreeCase(_Model):
+    """One tree's result. A hidden tree tells only its verdict and, if it failed, one
+    reason of a fixed few (``message``); a public one tells everything below."""
+
+    name: Text
+    hidden: bool
+    verdict: RunVerdict
+    message: Text | None = None
+    replay: Replay | None = None
+    value: ValueCheck | None = None
+    decision: Decision | None = None
+    first_divergence: Divergence | None = None
+    score: float | None = None
+    max_score: int | None = None
+    nodes: list[NodeReport] | None = None
+    nodes_omitted: dict[NodeVerdict, int] | None = None
+    """Nodes left out of ``nodes`` (a report cut to its size limit), counted by verdict."""
+
+
+class Usage(_Model):
+    """What the public trees' runs cost, together."""
+
+    cpu_ms: int
+    wall_ms: int
+    max_rss_kb: int
+
+
+class Report(_Model):
+    """The report of grading one submission on every tree of an exercise."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"$id": SCHEMA_PATH},
+    )
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    exercise: Text
+    verdict: RunVerdict
+    score: float | None
+    """None once a run ends in an internal error: not a grade, whatever was judged."""
+    max_score: int | None
+    message: Text
+    stdout: Text = ""
+    usage: Usage | None = None
+    cases: list[TreeCase]
+    cut: Text | None = None
+    """What was cut from a report over its size limit, if anything."""
+
+    @classmethod
+    def from_json(cls, data: Any) -> Report:
+        """The report whose JSON document (a stored report, a parsed response) is ``data``."""
+        return data if isinstance(data, Report) else cls.model_validate(data)
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as a JSON document: strict JSON, storable, its left-out keys left out."""
+        document = self.model_dump(mode="json", exclude_unset=True)
+        return {"schema_version": self.schema_version, **document}
+
+
+def report_schema() -> dict[str, Any]:
+    """The JSON Schema of a report's JSON document, as published at ``SCHEMA_PATH``."""
+    return Report.model_json_schema()

@@ -1,0 +1,28 @@
+"""Checks every test runs, whatever package it tests."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from reference.report import Report
+
+
+@pytest.fixture(autouse=True)
+def reports_follow_their_schema(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every report the tests produce (graded, stored, sent or printed: each goes through
+    :meth:`Report.to_json`) is strict JSON that the report's model reads back strictly, as
+    the same document."""
+    dump = Report.to_json
+
+    def checked(report: Report) -> dict[str, Any]:
+        document = dump(report)
+        text = json.dumps(document, allow_nan=False)
+        again = Report.model_validate_json(text, strict=True)
+        assert dump(again) == document, "a report does not read back as itself"
+        return document
+
+    monkeypatch.setattr(Report, "to_json", checked)
+    return
