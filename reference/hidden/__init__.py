@@ -42,7 +42,7 @@ from reference.hidden.selection import (
     select_hidden_trees,
     shape_features,
 )
-from reference.hidden.trusted import Judge, Outcome, judge_source, reference_judge, run_trusted
+from reference.hidden.trusted import Judge, TrustedRun, judge_source, reference_judge, run_trusted
 
 __all__ = [
     "DEVELOPMENT_KEY",
@@ -53,9 +53,9 @@ __all__ = [
     "HiddenTree",
     "Implementation",
     "Judge",
-    "Outcome",
     "Pool",
     "Selection",
+    "TrustedRun",
     "build_pool",
     "candidate_tree",
     "candidates",

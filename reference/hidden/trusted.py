@@ -117,7 +117,7 @@ class TreeGame:
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class TrustedRun:
     """What a trusted implementation did on one tree."""
 
     seen: tuple[Seen, ...]
@@ -150,7 +150,7 @@ def _wrap(function: Callable[..., Any], seen: list[Seen]) -> Callable[..., Any]:
     return entry
 
 
-def run_trusted(source: str, exercise: Exercise, tree: Tree) -> Outcome:
+def run_trusted(source: str, exercise: Exercise, tree: Tree) -> TrustedRun:
     """Run trusted ``source`` on ``tree`` the way the grader calls a student's module."""
     game = TreeGame(tree)
     namespace: dict[str, Any] = {"__name__": "implementation"}
@@ -164,15 +164,17 @@ def run_trusted(source: str, exercise: Exercise, tree: Tree) -> Outcome:
             for name, function in zip(exercise.entry_points, functions, strict=True):
                 namespace[name] = _wrap(function, game.seen)
             value = _call_root(namespace, exercise, tree, game)
-            return Outcome(tuple(game.seen), value=_number(value), last=game.last)
+            return TrustedRun(tuple(game.seen), value=_number(value), last=game.last)
         found = find_decision(ALGORITHMS[exercise.algorithm], namespace.get)
         if found is None:
-            return Outcome(tuple(game.seen), error="no entry points and no decision function")
+            return TrustedRun(tuple(game.seen), error="no entry points and no decision function")
         action = call_decision(*found, _State(tree.root.name), game, exercise.options.depth_limit)
         decision = action if isinstance(action, str) else None
-        return Outcome(tuple(game.seen), decision=decision, decision_style=True, last=game.last)
+        return TrustedRun(tuple(game.seen), decision=decision, decision_style=True, last=game.last)
     except Exception as error:  # trusted code; a wrong implementation may well raise
-        return Outcome(tuple(game.seen), error=f"{type(error).__name__}: {error}", last=game.last)
+        return TrustedRun(
+            tuple(game.seen), error=f"{type(error).__name__}: {error}", last=game.last
+        )
     finally:
         sys.setrecursionlimit(old_limit)
 
@@ -227,7 +229,7 @@ def best_actions(exercise: Exercise, tree: Tree) -> frozenset[str]:
     )
 
 
-def divergence(outcome: Outcome, reference: SearchResult, best: frozenset[str]) -> str | None:
+def divergence(outcome: TrustedRun, reference: SearchResult, best: frozenset[str]) -> str | None:
     """The node where ``outcome`` first parts from the reference search, or None.
 
     Events are taken in the order the implementation produced them. When it scores a
