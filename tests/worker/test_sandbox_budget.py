@@ -17,7 +17,7 @@ from worker.sandbox import (
     STOPPING_VERDICTS,
     RunRecord,
     SandboxOptions,
-    Verdict,
+    SandboxVerdict,
     run_sandboxed_trees,
 )
 
@@ -45,21 +45,21 @@ def run_trees(body: str, trees: int, limits: Limits) -> list[RunRecord]:
     )
 
 
-def verdicts(records: list[RunRecord]) -> list[Verdict]:
+def verdicts(records: list[RunRecord]) -> list[SandboxVerdict]:
     return [record.outcome.verdict for record in records]
 
 
 @pytest.mark.parametrize(
     ("body", "verdict"),
     [
-        ("while True: pass", Verdict.TIME_LIMIT),
-        ("import time; time.sleep(1000)", Verdict.TIME_LIMIT),
-        ("x = bytearray(10**9)", Verdict.MEMORY_LIMIT),
-        ("while True: print('spam' * 100)", Verdict.OUTPUT_LIMIT),
-        ("game.actions(type(state)('0123456789abcdef'))", Verdict.PROTOCOL_VIOLATION),
+        ("while True: pass", SandboxVerdict.TIME_LIMIT),
+        ("import time; time.sleep(1000)", SandboxVerdict.TIME_LIMIT),
+        ("x = bytearray(10**9)", SandboxVerdict.MEMORY_LIMIT),
+        ("while True: print('spam' * 100)", SandboxVerdict.OUTPUT_LIMIT),
+        ("game.actions(type(state)('0123456789abcdef'))", SandboxVerdict.PROTOCOL_VIOLATION),
     ],
 )
-def test_after_a_stopping_verdict_no_other_tree_runs(body: str, verdict: Verdict) -> None:
+def test_after_a_stopping_verdict_no_other_tree_runs(body: str, verdict: SandboxVerdict) -> None:
     records = run_trees(body, 3, QUICK_TREES)
     assert verdicts(records) == [verdict]
     assert verdict in STOPPING_VERDICTS
@@ -68,8 +68,8 @@ def test_after_a_stopping_verdict_no_other_tree_runs(body: str, verdict: Verdict
 
 def test_a_runtime_error_does_not_stop_the_other_trees() -> None:
     records = run_trees("raise ValueError('no')", 3, QUICK_TREES)
-    assert verdicts(records) == [Verdict.RUNTIME_ERROR] * 3
-    assert Verdict.RUNTIME_ERROR not in STOPPING_VERDICTS
+    assert verdicts(records) == [SandboxVerdict.RUNTIME_ERROR] * 3
+    assert SandboxVerdict.RUNTIME_ERROR not in STOPPING_VERDICTS
 
 
 @pytest.mark.parametrize("body", ["while True: pass", "import time; time.sleep(1000)"])
@@ -79,7 +79,7 @@ def test_a_stuck_search_holds_the_sandbox_for_one_trees_limit_not_one_per_tree(
     started = time.monotonic()
     records = run_trees(body, 5, QUICK_TREES)
     elapsed = time.monotonic() - started
-    assert verdicts(records) == [Verdict.TIME_LIMIT]
+    assert verdicts(records) == [SandboxVerdict.TIME_LIMIT]
     assert elapsed < 2.5  # one tree's limit (1 s of real time at most), not five
 
 
@@ -90,7 +90,11 @@ def test_a_tree_cut_short_by_the_submissions_budget_says_so() -> None:
     started = time.monotonic()
     records = run_trees("import time; time.sleep(0.6)", 5, limits)
     elapsed = time.monotonic() - started
-    assert verdicts(records) == [Verdict.COMPLETED, Verdict.COMPLETED, Verdict.TIME_LIMIT]
+    assert verdicts(records) == [
+        SandboxVerdict.COMPLETED,
+        SandboxVerdict.COMPLETED,
+        SandboxVerdict.TIME_LIMIT,
+    ]
     assert "time budget" in records[-1].outcome.message
     assert "1.5 s" in records[-1].outcome.message
     assert elapsed < 2.0
@@ -101,5 +105,9 @@ def test_the_default_budget_is_twice_a_trees_wall_limit() -> None:
     # 0.4 s per tree against a budget of 2 x 0.5 s: the third tree is cut short.
     limits = Limits(cpu_seconds=1, wall_seconds=0.5, memory_mb=64)
     records = run_trees("import time; time.sleep(0.4)", 4, limits)
-    assert verdicts(records) == [Verdict.COMPLETED, Verdict.COMPLETED, Verdict.TIME_LIMIT]
+    assert verdicts(records) == [
+        SandboxVerdict.COMPLETED,
+        SandboxVerdict.COMPLETED,
+        SandboxVerdict.TIME_LIMIT,
+    ]
     assert "time budget (1 s" in records[-1].outcome.message

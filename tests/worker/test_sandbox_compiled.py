@@ -7,13 +7,13 @@ import warnings
 import pytest
 
 from tests.worker.test_sandbox_support import ALPHABETA
-from worker.sandbox import Outcome, Verdict, compile_check
+from worker.sandbox import SandboxOutcome, SandboxVerdict, compile_check
 
 
-def check(source: str) -> Outcome:
+def check(source: str) -> SandboxOutcome:
     outcome = compile_check(source, "submission.py")
     assert outcome is not None
-    assert outcome.verdict is Verdict.COMPILE_ERROR
+    assert outcome.verdict is SandboxVerdict.COMPILE_ERROR
     return outcome
 
 

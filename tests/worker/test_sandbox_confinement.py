@@ -7,7 +7,7 @@ import os
 import pytest
 
 from tests.worker.test_sandbox_support import alive, leftover_processes, run, server
-from worker.sandbox import Verdict
+from worker.sandbox import SandboxVerdict
 
 PROBE = """
 import os
@@ -44,7 +44,7 @@ ATTEMPTS = {
 @pytest.mark.parametrize("attempt", list(ATTEMPTS), ids=list(ATTEMPTS))
 def test_the_child_is_refused(attempt: str) -> None:
     record = run(PROBE.format(attempt="        " + ATTEMPTS[attempt]))
-    assert record.outcome.verdict is Verdict.COMPLETED, record.outcome
+    assert record.outcome.verdict is SandboxVerdict.COMPLETED, record.outcome
     assert record.stdout.startswith("refused:"), record.stdout
     assert alive(server().pid)
     assert leftover_processes(server()) == []
@@ -67,7 +67,7 @@ def test_threading_start_fails_cleanly() -> None:
 
 def test_exec_kills_the_child_and_nothing_else() -> None:
     record = run(PROBE.format(attempt="        os.execv('/bin/sh', ['sh', '-c', 'id'])"))
-    assert record.outcome.verdict is Verdict.RUNTIME_ERROR
+    assert record.outcome.verdict is SandboxVerdict.RUNTIME_ERROR
     assert "forbidden" in record.outcome.message
     assert alive(server().pid)
     assert leftover_processes(server()) == []

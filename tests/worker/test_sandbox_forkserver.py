@@ -17,7 +17,7 @@ from tests.worker.test_sandbox_support import (
     run,
     server,
 )
-from worker.sandbox import ForkServer, SandboxUnavailable, Verdict
+from worker.sandbox import ForkServer, SandboxUnavailable, SandboxVerdict
 
 needs_setpriv = pytest.mark.skipif(shutil.which("setpriv") is None, reason="needs setpriv")
 
@@ -46,7 +46,7 @@ def test_unconfined_runs_are_possible_when_explicitly_allowed(tmp_path: Path) ->
     with ForkServer(python=unprivileged_python(tmp_path), allow_unconfined=True) as forkserver:
         assert forkserver.problems
         record = run(ALPHABETA, forkserver=forkserver)
-    assert record.outcome.verdict is Verdict.COMPLETED
+    assert record.outcome.verdict is SandboxVerdict.COMPLETED
 
 
 def test_the_real_server_is_fully_confined_and_restarts_after_a_stop() -> None:
@@ -55,19 +55,19 @@ def test_the_real_server_is_fully_confined_and_restarts_after_a_stop() -> None:
     first = forkserver.pid
     forkserver.stop()
     assert not alive(first)
-    assert run(ALPHABETA).outcome.verdict is Verdict.COMPLETED
+    assert run(ALPHABETA).outcome.verdict is SandboxVerdict.COMPLETED
     assert server().pid != first
 
 
 def test_a_child_that_died_waiting_for_its_run_is_replaced(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    assert run(ALPHABETA).outcome.verdict is Verdict.COMPLETED
+    assert run(ALPHABETA).outcome.verdict is SandboxVerdict.COMPLETED
     standing_by = server().settle()
     assert standing_by
     for pid in standing_by:
         os.kill(pid, signal.SIGKILL)
     record = run(ALPHABETA)
-    assert record.outcome.verdict is Verdict.COMPLETED, record.outcome
+    assert record.outcome.verdict is SandboxVerdict.COMPLETED, record.outcome
     assert "ended before its run" in caplog.text
     assert leftover_processes(server()) == []

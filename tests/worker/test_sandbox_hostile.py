@@ -32,13 +32,13 @@ from tests.worker.test_sandbox_support import (
     server,
 )
 from worker.harness.local import entry_spec
-from worker.sandbox import SandboxOptions, Verdict, run_sandboxed_trees
+from worker.sandbox import SandboxOptions, SandboxVerdict, run_sandboxed_trees
 
 CORPUS = sorted((Path(__file__).parent / "hostile").glob("*.py"))
 KNOWN_ISSUES: dict[str, str] = {}
 
 
-def header(path: Path) -> tuple[Verdict, Limits, str]:
+def header(path: Path) -> tuple[SandboxVerdict, Limits, str]:
     """The expected verdict, the limits and the message pattern named in a case's header."""
     fields = {}
     for line in path.read_text().splitlines():
@@ -48,7 +48,7 @@ def header(path: Path) -> tuple[Verdict, Limits, str]:
         fields[key.strip()] = value.strip()
     limits = dict(part.split("=") for part in fields.get("limits", "").split())
     return (
-        Verdict(fields["expect"]),
+        SandboxVerdict(fields["expect"]),
         Limits(
             cpu_seconds=float(limits.get("cpu", QUICK.cpu_seconds)),
             wall_seconds=float(limits.get("wall", QUICK.wall_seconds)),
@@ -102,7 +102,7 @@ def test_a_hostile_submission_gets_its_verdict_and_harms_nothing(path: Path) -> 
     assert alive(server().pid)
     assert created(before) == []
     assert leftover_processes(server()) == []
-    assert run(ALPHABETA).outcome.verdict is Verdict.COMPLETED
+    assert run(ALPHABETA).outcome.verdict is SandboxVerdict.COMPLETED
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=[path.stem for path in CORPUS])
@@ -118,9 +118,9 @@ def test_a_hostile_submission_in_a_session_harms_neither_the_grader_nor_the_next
     records = run_sandboxed_trees(runs, path.read_text(), "submission.py", limits, options=options)
     assert records[0].outcome.verdict is expected, records[0].outcome
     assert re.search(message, records[0].outcome.message), records[0].outcome
-    assert all(record.outcome.verdict is not Verdict.INTERNAL_ERROR for record in records)
+    assert all(record.outcome.verdict is not SandboxVerdict.INTERNAL_ERROR for record in records)
     assert alive(server().pid)
     assert created(before) == []
     assert leftover_processes(server()) == []
     correct = run_sandboxed_trees(runs, ALPHABETA, "submission.py", QUICK, options=options)
-    assert [record.outcome.verdict for record in correct] == [Verdict.COMPLETED] * 2
+    assert [record.outcome.verdict for record in correct] == [SandboxVerdict.COMPLETED] * 2

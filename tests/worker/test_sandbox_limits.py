@@ -19,7 +19,7 @@ from tests.worker.test_sandbox_support import (
     run,
     server,
 )
-from worker.sandbox import RunRecord, Verdict
+from worker.sandbox import RunRecord, SandboxVerdict
 
 SEARCH = """
 def max_value(game, state, alpha, beta):
@@ -40,25 +40,25 @@ def search_that(body: str, **options: object) -> RunRecord:
 
 def test_a_forged_handle_is_a_protocol_violation() -> None:
     record = search_that("game.actions(type(state)('0123456789abcdef'))")
-    assert record.outcome.verdict is Verdict.PROTOCOL_VIOLATION
+    assert record.outcome.verdict is SandboxVerdict.PROTOCOL_VIOLATION
     assert "never handed out" in record.outcome.message
 
 
 def test_a_malformed_message_is_a_protocol_violation() -> None:
     record = search_that("import os; os.write(4, b'\\x05\\x00\\x00\\x00?zzzz')")
-    assert record.outcome.verdict is Verdict.PROTOCOL_VIOLATION
+    assert record.outcome.verdict is SandboxVerdict.PROTOCOL_VIOLATION
 
 
 def test_a_flood_of_game_calls_is_a_protocol_violation() -> None:
     record = search_that("while True: game.terminal_test(state)")
-    assert record.outcome.verdict is Verdict.PROTOCOL_VIOLATION
+    assert record.outcome.verdict is SandboxVerdict.PROTOCOL_VIOLATION
     assert "game calls" in record.outcome.message
 
 
 def test_an_infinite_loop_hits_the_cpu_limit() -> None:
     started = time.monotonic()
     record = search_that("while True: pass")
-    assert record.outcome.verdict is Verdict.TIME_LIMIT
+    assert record.outcome.verdict is SandboxVerdict.TIME_LIMIT
     assert "CPU" in record.outcome.message
     assert time.monotonic() - started < 1.5
     assert record.usage.cpu_ms >= 900
@@ -67,14 +67,14 @@ def test_an_infinite_loop_hits_the_cpu_limit() -> None:
 def test_sleeping_hits_the_wall_clock_limit() -> None:
     started = time.monotonic()
     record = search_that("import time; time.sleep(60)", limits=Limits(1, 0.5, 64))
-    assert record.outcome.verdict is Verdict.TIME_LIMIT
+    assert record.outcome.verdict is SandboxVerdict.TIME_LIMIT
     assert "real time" in record.outcome.message
     assert 0.5 <= time.monotonic() - started < 1.0
 
 
 def test_a_blocking_read_hits_the_wall_clock_limit() -> None:
     record = search_that("import os; os.read(3, 1)", limits=Limits(1, 0.5, 64))
-    assert record.outcome.verdict is Verdict.TIME_LIMIT
+    assert record.outcome.verdict is SandboxVerdict.TIME_LIMIT
 
 
 @pytest.mark.parametrize(
@@ -83,34 +83,34 @@ def test_a_blocking_read_hits_the_wall_clock_limit() -> None:
 )
 def test_a_memory_bomb_hits_the_memory_limit(bomb: str) -> None:
     record = search_that(bomb)
-    assert record.outcome.verdict is Verdict.MEMORY_LIMIT
+    assert record.outcome.verdict is SandboxVerdict.MEMORY_LIMIT
 
 
 def test_a_print_flood_hits_the_output_limit() -> None:
     record = search_that("while True: print('spam' * 100)")
-    assert record.outcome.verdict is Verdict.OUTPUT_LIMIT
+    assert record.outcome.verdict is SandboxVerdict.OUTPUT_LIMIT
     assert len(record.stdout) == 64 * 1024
 
 
 @pytest.mark.parametrize("exit_call", ["import sys; sys.exit(3)", "import os; os._exit(0)"])
 def test_exiting_before_answering_is_a_runtime_error(exit_call: str) -> None:
     record = search_that(exit_call)
-    assert record.outcome.verdict is Verdict.RUNTIME_ERROR
+    assert record.outcome.verdict is SandboxVerdict.RUNTIME_ERROR
 
 
 def test_closing_the_channel_and_going_on_is_a_runtime_error() -> None:
     record = search_that("import os; os.close(3); os.close(4)\n    while True: pass")
-    assert record.outcome.verdict is Verdict.RUNTIME_ERROR
+    assert record.outcome.verdict is SandboxVerdict.RUNTIME_ERROR
     assert "closed" in record.outcome.message
 
 
 def test_a_forged_failure_report_is_not_blamed_on_the_grader() -> None:
     record = search_that("import os; os.write(4, b'\\x05\\x00\\x00\\x00Xboom')")
-    assert record.outcome.verdict is Verdict.PROTOCOL_VIOLATION
+    assert record.outcome.verdict is SandboxVerdict.PROTOCOL_VIOLATION
 
 
 def test_a_correct_search_passes_after_all_of_this() -> None:
-    assert run(ALPHABETA).outcome.verdict is Verdict.COMPLETED
+    assert run(ALPHABETA).outcome.verdict is SandboxVerdict.COMPLETED
 
 
 def test_a_report_naming_many_long_functions_still_arrives() -> None:
@@ -125,7 +125,7 @@ def test_a_report_naming_many_long_functions_still_arrives() -> None:
         "def min_value(game, state, alpha, beta):\n"
         "    raise ValueError('stop')\n"
     )
-    assert record.outcome.verdict is Verdict.RUNTIME_ERROR, record.outcome
+    assert record.outcome.verdict is SandboxVerdict.RUNTIME_ERROR, record.outcome
     assert "stop" in record.outcome.message
 
 
@@ -165,5 +165,5 @@ def test_a_child_ended_by_any_signal_is_a_runtime_error_naming_it(number: int) -
     hunter = kill_the_busy_child(number)
     record = search_that("while True: pass", limits=Limits(5, 5, 64))
     hunter.join()
-    assert record.outcome.verdict is Verdict.RUNTIME_ERROR, record.outcome
+    assert record.outcome.verdict is SandboxVerdict.RUNTIME_ERROR, record.outcome
     assert f"signal {signal.Signals(number).name}" in record.outcome.message

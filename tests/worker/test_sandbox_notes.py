@@ -23,7 +23,7 @@ from reference.tree import Tree
 from reference.treefile import parse_compact
 from tests.worker.test_sandbox_support import ALPHABETA, FIG52, leftover_processes, run, server
 from worker.harness.local import entry_spec, run_local
-from worker.sandbox import RunRecord, SandboxOptions, Verdict, run_sandboxed_trees
+from worker.sandbox import RunRecord, SandboxOptions, SandboxVerdict, run_sandboxed_trees
 from worker.sandbox.bounds import NoteBounds, submission_decode_seconds
 from worker.sandbox.reports import VALUE_FIELD_LIMIT
 
@@ -110,7 +110,7 @@ def test_a_value_longer_than_any_honest_one_is_refused_before_it_is_read() -> No
     # 2,000 notes of two 4,000-digit fractions: unread, they cost nothing.
     huge = fraction_field(4000, "x")
     record, cpu = flood_run(flooding((huge, huge, b""), 2000, 3, 10**6))
-    assert record.outcome.verdict is Verdict.PROTOCOL_VIOLATION, record.outcome
+    assert record.outcome.verdict is SandboxVerdict.PROTOCOL_VIOLATION, record.outcome
     assert "a reported value longer than" in record.outcome.message
     assert cpu < 0.5
 
@@ -121,14 +121,14 @@ def test_an_integer_over_1024_bits_is_refused() -> None:
     field = fraction_field(500, "x")
     assert len(field) < VALUE_FIELD_LIMIT
     record, _ = flood_run(flooding((field, b"i1", b""), 1, 1, 10**6))
-    assert record.outcome.verdict is Verdict.PROTOCOL_VIOLATION, record.outcome
+    assert record.outcome.verdict is SandboxVerdict.PROTOCOL_VIOLATION, record.outcome
     assert "1,024 bits" in record.outcome.message
 
 
 def test_a_flood_of_notes_between_two_game_calls_is_a_violation() -> None:
     # Distinct small values (none read twice), 15,000 notes with no game call between.
     record, cpu = flood_run(flooding((b"i#", b"i-#", b""), 15_000, 200, 10**6))
-    assert record.outcome.verdict is Verdict.PROTOCOL_VIOLATION, record.outcome
+    assert record.outcome.verdict is SandboxVerdict.PROTOCOL_VIOLATION, record.outcome
     assert "without a game call between them" in record.outcome.message
     assert cpu < 2.0
 
@@ -137,7 +137,7 @@ def test_a_flood_of_notes_on_one_tree_is_a_violation() -> None:
     # Distinct small values, a game call every 1,000 notes, more notes than the tree's bound.
     bounds = NoteBounds.for_tree(len(parse_compact(FIG52)), 10_000)
     record, cpu = flood_run(flooding((b"i#", b"i-#", b""), bounds.per_tree + 1000, 200, 1000))
-    assert record.outcome.verdict is Verdict.PROTOCOL_VIOLATION, record.outcome
+    assert record.outcome.verdict is SandboxVerdict.PROTOCOL_VIOLATION, record.outcome
     assert f"more than {bounds.per_tree:,} calls and returns" in record.outcome.message
     assert cpu < 2.0
 
@@ -152,7 +152,7 @@ def test_the_cpu_time_spent_reading_notes_is_bounded() -> None:
     tree = full_tree(4, 6)
     record, cpu = flood_run(flooding((field, field, field), 200_000, 13, 500), tree)
     bounds = NoteBounds.for_tree(len(tree), 10_000)
-    assert record.outcome.verdict is Verdict.PROTOCOL_VIOLATION, record.outcome
+    assert record.outcome.verdict is SandboxVerdict.PROTOCOL_VIOLATION, record.outcome
     assert "s of CPU time" in record.outcome.message
     # Past the bound the tree ends; the serving loop's own work comes on top (a loaded
     # machine has made it about a second). Before the bound existed: 12 s and more.
@@ -166,7 +166,7 @@ def test_the_cpu_time_spent_reading_notes_is_bounded() -> None:
 )
 def test_a_correct_search_is_far_from_every_bound(tree: Tree) -> None:
     record = run(ALPHABETA, tree=tree, limits=SLOW)
-    assert record.outcome.verdict is Verdict.COMPLETED, record.outcome
+    assert record.outcome.verdict is SandboxVerdict.COMPLETED, record.outcome
     notes = sum(isinstance(event, Call | Return) for event in record.observed.events)
     assert notes < NoteBounds.for_tree(len(tree), 10_000).per_tree / 4
 
@@ -184,7 +184,7 @@ def test_exact_fractions_still_travel() -> None:
         """
     )
     record = run(source)
-    assert record.outcome.verdict is Verdict.COMPLETED, record.outcome
+    assert record.outcome.verdict is SandboxVerdict.COMPLETED, record.outcome
     assert record.observed.root_value == Fraction(2**1000 + 1, 3)
 
 
@@ -242,7 +242,7 @@ def test_reading_values_has_one_allowance_per_submission_not_one_per_tree() -> N
         )
     assert leftover_processes(server()) == []
     last = records[-1].outcome
-    assert last.verdict is Verdict.PROTOCOL_VIOLATION, [r.outcome for r in records]
+    assert last.verdict is SandboxVerdict.PROTOCOL_VIOLATION, [r.outcome for r in records]
     assert "what was left for this tree" in last.message
     assert len(records) < 9
     # The serving loop's own work (forks, requests, the other notes) comes on top; a busy

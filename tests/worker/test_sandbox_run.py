@@ -9,13 +9,13 @@ from reference.observed import Call, Return, ValueProblem, Visit
 from reference.treefile import parse_compact
 from tests.worker.test_sandbox_support import ALPHABETA, fig52, leftover_processes, run, server
 from worker.harness.local import entry_spec, run_local
-from worker.sandbox import Verdict
+from worker.sandbox import SandboxVerdict
 from worker.sandbox.run import _pinned, current_cpu
 
 
 def test_a_correct_alphabeta_completes_and_records_what_it_asked() -> None:
     record = run(ALPHABETA)
-    assert record.outcome.verdict is Verdict.COMPLETED
+    assert record.outcome.verdict is SandboxVerdict.COMPLETED
     assert record.observed.root_value == 3
     assert record.observed.visited() == [
         "A", "B", "B1", "B2", "B3", "C", "C1", "D", "D1", "D2", "D3"
@@ -47,7 +47,7 @@ def test_calls_answered_from_told_facts_are_recorded_as_in_process() -> None:
     tree = fig52()
     spec = entry_spec("negamax", ("negamax",), tree)
     record = run(NEGAMAX_ASKING_WHO_MOVES, algorithm="negamax")
-    assert record.outcome.verdict is Verdict.COMPLETED, record.outcome
+    assert record.outcome.verdict is SandboxVerdict.COMPLETED, record.outcome
     assert record.observed.root_value == 3
     assert Visit("C1", "to_move") in record.observed.events
     assert record.observed == run_local(tree, NEGAMAX_ASKING_WHO_MOVES, spec).observed
@@ -62,14 +62,14 @@ def test_prints_are_captured_and_the_run_leaves_nothing_behind() -> None:
 
 def test_output_beyond_the_limit_is_truncated_and_the_run_goes_on() -> None:
     record = run(ALPHABETA + "\nfor i in range(5000):\n    print('x' * 99)", output_limit=1000)
-    assert record.outcome.verdict is Verdict.COMPLETED
+    assert record.outcome.verdict is SandboxVerdict.COMPLETED
     assert record.stdout == ("x" * 99 + "\n") * 10
     assert record.stdout_truncated
 
 
 def test_a_syntax_error_is_a_compile_error_with_its_position() -> None:
     record = run("def max_value(game, state, alpha, beta)\n    return 1\n")
-    assert record.outcome.verdict is Verdict.COMPILE_ERROR
+    assert record.outcome.verdict is SandboxVerdict.COMPILE_ERROR
     assert record.outcome.line == 1
     assert "SyntaxError" in record.outcome.message
 
@@ -77,7 +77,7 @@ def test_a_syntax_error_is_a_compile_error_with_its_position() -> None:
 def test_a_missing_entry_point_is_a_runtime_error() -> None:
     # Only running the module tells what it defines: the child's word, not a compile error.
     record = run("def maximum(game, state):\n    return 1\n")
-    assert record.outcome.verdict is Verdict.RUNTIME_ERROR
+    assert record.outcome.verdict is SandboxVerdict.RUNTIME_ERROR
     assert "missing entry points max_value(), min_value()" in record.outcome.message
 
 
@@ -95,7 +95,7 @@ def test_an_exception_is_a_runtime_error_with_lines_of_the_students_file() -> No
         """
     )
     outcome = record.outcome
-    assert outcome.verdict is Verdict.RUNTIME_ERROR
+    assert outcome.verdict is SandboxVerdict.RUNTIME_ERROR
     assert outcome.exception == "ZeroDivisionError"
     assert outcome.line == 6
     assert outcome.traceback[-1] == "line 6, in helper: return 1 / 0"
@@ -111,13 +111,13 @@ def test_a_refused_game_request_is_the_students_runtime_error() -> None:
             return 0
         """
     )
-    assert record.outcome.verdict is Verdict.RUNTIME_ERROR
+    assert record.outcome.verdict is SandboxVerdict.RUNTIME_ERROR
     assert record.outcome.exception == "GameError"
 
 
 def test_nan_and_rigged_numbers_are_reported_not_trusted() -> None:
     nan = run(ALPHABETA.replace('return game.utility(state, "MAX")', "return float('nan')"))
-    assert nan.outcome.verdict is Verdict.COMPLETED
+    assert nan.outcome.verdict is SandboxVerdict.COMPLETED
     assert Return("B1", "max_value", None, ValueProblem.NOT_FINITE, "nan") in nan.observed.events
     rigged = run(
         """
@@ -151,7 +151,7 @@ def test_exact_chance_probabilities_reach_the_student_as_fractions() -> None:
         tree=tree,
         algorithm="expectimax",
     )
-    assert record.outcome.verdict is Verdict.COMPLETED
+    assert record.outcome.verdict is SandboxVerdict.COMPLETED
     assert record.observed.root_value == Fraction(5)
 
 
@@ -166,7 +166,7 @@ def test_the_textbook_decision_function_reports_its_action() -> None:
             return max(game.actions(state), key=lambda a: min_value(game.result(state, a)))
         """
     )
-    assert record.outcome.verdict is Verdict.COMPLETED
+    assert record.outcome.verdict is SandboxVerdict.COMPLETED
     assert record.observed.decision == "a1"
     assert record.observed.decision_style
 

@@ -12,7 +12,13 @@ from reference.tree import Tree
 from reference.treefile import parse_compact
 from tests.worker.test_sandbox_support import ALPHABETA, FIG52, leftover_processes, server
 from worker.harness.local import entry_spec
-from worker.sandbox import ForkServer, RunRecord, SandboxOptions, Verdict, run_sandboxed_trees
+from worker.sandbox import (
+    ForkServer,
+    RunRecord,
+    SandboxOptions,
+    SandboxVerdict,
+    run_sandboxed_trees,
+)
 from worker.sandbox.session import TREES_PER_CHILD
 
 TWO_WAY = "MAX[ MIN[1 5] MIN[4 7] ]"
@@ -48,7 +54,7 @@ def spawns(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def test_one_child_searches_every_tree_while_each_ends_with_a_report(spawns: list[int]) -> None:
     trees = [parse_compact(FIG52), parse_compact(TWO_WAY), parse_compact(FIG52)]
     records = run_trees(ALPHABETA, trees, Limits(), server())
-    assert [record.outcome.verdict for record in records] == [Verdict.COMPLETED] * 3
+    assert [record.outcome.verdict for record in records] == [SandboxVerdict.COMPLETED] * 3
     assert [record.observed.root_value for record in records] == [3, 4, 3]
     assert len(spawns) == 1
     assert all(record.usage.max_rss_kb > 0 for record in records)
@@ -81,7 +87,7 @@ def test_each_tree_has_its_own_cpu_share(spawns: list[int]) -> None:
     )
     limits = Limits(cpu_seconds=1, wall_seconds=3, memory_mb=64)
     records = run_trees(burn + ALPHABETA, [parse_compact(FIG52)] * 3, limits, server())
-    assert [record.outcome.verdict for record in records] == [Verdict.COMPLETED] * 3
+    assert [record.outcome.verdict for record in records] == [SandboxVerdict.COMPLETED] * 3
     assert all(500 <= record.usage.cpu_ms < 1000 for record in records)
     assert len(spawns) == 1
 
@@ -101,8 +107,8 @@ def test_a_tree_over_its_cpu_share_ends_the_submission(spawns: list[int]) -> Non
     trees = [parse_compact(FIG52), parse_compact(TWO_WAY), parse_compact(FIG52)]
     records = run_trees(on_the_two_way_tree("while True: pass"), trees, limits, server())
     assert [record.outcome.verdict for record in records] == [
-        Verdict.COMPLETED,
-        Verdict.TIME_LIMIT,
+        SandboxVerdict.COMPLETED,
+        SandboxVerdict.TIME_LIMIT,
     ]
     assert "CPU time" in records[1].outcome.message
     assert 1000 <= records[1].usage.cpu_ms < 2000
@@ -118,9 +124,9 @@ def test_a_tree_that_crashes_ends_alone_and_the_next_gets_a_new_child(
     trees = [parse_compact(FIG52), parse_compact(TWO_WAY), parse_compact(FIG52)]
     records = run_trees(source, trees, Limits(), server())
     assert [record.outcome.verdict for record in records] == [
-        Verdict.COMPLETED,
-        Verdict.RUNTIME_ERROR,
-        Verdict.COMPLETED,
+        SandboxVerdict.COMPLETED,
+        SandboxVerdict.RUNTIME_ERROR,
+        SandboxVerdict.COMPLETED,
     ]
     assert "SIGSEGV" in records[1].outcome.message
     assert len(spawns) == 2
@@ -137,7 +143,7 @@ def test_a_child_broken_by_its_last_tree_is_replaced_not_blamed(spawns: list[int
         "    _child.decode_job = None\n"
     )
     records = run_trees(sabotage + ALPHABETA, [parse_compact(FIG52)] * 3, Limits(), server())
-    assert [record.outcome.verdict for record in records] == [Verdict.COMPLETED] * 3
+    assert [record.outcome.verdict for record in records] == [SandboxVerdict.COMPLETED] * 3
     assert [record.observed.root_value for record in records] == [3, 3, 3]
     assert len(spawns) == 3
     assert leftover_processes(server()) == []
@@ -145,7 +151,7 @@ def test_a_child_broken_by_its_last_tree_is_replaced_not_blamed(spawns: list[int
 
 def test_a_compile_error_is_found_before_any_child_runs(spawns: list[int]) -> None:
     records = run_trees("def max_value(:\n", [parse_compact(FIG52)] * 3, Limits(), server())
-    assert [record.outcome.verdict for record in records] == [Verdict.COMPILE_ERROR]
+    assert [record.outcome.verdict for record in records] == [SandboxVerdict.COMPILE_ERROR]
     assert (records[0].outcome.line, records[0].outcome.column) == (1, 15)
     assert spawns == []
 

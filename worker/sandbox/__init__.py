@@ -25,7 +25,14 @@ if TYPE_CHECKING:
         shared_forkserver,
     )
     from worker.sandbox.options import SandboxOptions
-    from worker.sandbox.outcome import Outcome, RunRecord, Usage, Verdict
+    from worker.sandbox.outcome import (
+        Outcome,
+        RunRecord,
+        SandboxOutcome,
+        SandboxVerdict,
+        Usage,
+        Verdict,
+    )
     from worker.sandbox.run import STOPPING_VERDICTS, run_sandboxed, run_sandboxed_trees
 
 # Imported on first use: the fork-server imports this package for the child's modules, and
@@ -37,9 +44,11 @@ _HOMES = {
     "SandboxUnavailable": "worker.sandbox.forkserver",
     "shared_forkserver": "worker.sandbox.forkserver",
     "SandboxOptions": "worker.sandbox.options",
-    "Outcome": "worker.sandbox.outcome",
+    "SandboxOutcome": "worker.sandbox.outcome",
     "RunRecord": "worker.sandbox.outcome",
     "Usage": "worker.sandbox.outcome",
+    "SandboxVerdict": "worker.sandbox.outcome",
+    "Outcome": "worker.sandbox.outcome",
     "Verdict": "worker.sandbox.outcome",
     "STOPPING_VERDICTS": "worker.sandbox.run",
     "run_sandboxed": "worker.sandbox.run",
@@ -53,7 +62,9 @@ __all__ = [
     "Outcome",
     "RunRecord",
     "SandboxOptions",
+    "SandboxOutcome",
     "SandboxUnavailable",
+    "SandboxVerdict",
     "Usage",
     "Verdict",
     "compile_check",

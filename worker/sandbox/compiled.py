@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import warnings
 
-from worker.sandbox.outcome import Outcome, Verdict
+from worker.sandbox.outcome import SandboxOutcome, SandboxVerdict
 
 
-def compile_check(source: str, filename: str) -> Outcome | None:
+def compile_check(source: str, filename: str) -> SandboxOutcome | None:
     """The ``compile_error`` outcome of ``source``, with the line and column where Python
     gives them, or None when it compiles."""
     try:
@@ -27,27 +27,30 @@ def compile_check(source: str, filename: str) -> Outcome | None:
         line, column = error.lineno, error.offset
         if line is None and "\0" in source:  # Python names no place for a NUL character
             line, column = _position(source, source.index("\0"))
-        return Outcome(Verdict.COMPILE_ERROR, message, line, column)
+        return SandboxOutcome(SandboxVerdict.COMPILE_ERROR, message, line, column)
     except UnicodeEncodeError as error:  # a lone surrogate: the text is not valid Unicode
         line, column = _position(source, error.start)
         message = "your file holds a character that is not valid text (a lone surrogate)"
-        return Outcome(Verdict.COMPILE_ERROR, message, line, column)
+        return SandboxOutcome(SandboxVerdict.COMPILE_ERROR, message, line, column)
     except ValueError as error:  # a NUL character, in Python versions that say so this way
         at = source.find("\0")
         line, column = _position(source, at) if at >= 0 else (None, None)
-        return Outcome(
-            Verdict.COMPILE_ERROR, f"your file cannot be compiled: {error}", line, column
+        return SandboxOutcome(
+            SandboxVerdict.COMPILE_ERROR, f"your file cannot be compiled: {error}", line, column
         )
     except RecursionError:
-        return Outcome(
-            Verdict.COMPILE_ERROR, "your file nests expressions or blocks too deeply to compile"
+        return SandboxOutcome(
+            SandboxVerdict.COMPILE_ERROR,
+            "your file nests expressions or blocks too deeply to compile",
         )
     except MemoryError:  # also the parser's own stack overflowing (``-`` * 100000 + ``1``)
-        return Outcome(
-            Verdict.COMPILE_ERROR, "your file is too large or nests too deeply to compile"
+        return SandboxOutcome(
+            SandboxVerdict.COMPILE_ERROR, "your file is too large or nests too deeply to compile"
         )
     except OverflowError as error:
-        return Outcome(Verdict.COMPILE_ERROR, f"your file cannot be compiled: {error}")
+        return SandboxOutcome(
+            SandboxVerdict.COMPILE_ERROR, f"your file cannot be compiled: {error}"
+        )
     return None
 
 

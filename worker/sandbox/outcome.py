@@ -24,8 +24,10 @@ if TYPE_CHECKING:
     from reference.exercises.model import Limits
 
 
-class Verdict(StrEnum):
-    """How a run ended."""
+class SandboxVerdict(StrEnum):
+    """How a sandboxed run on one tree ended: ``completed`` (then the feedback judges the
+    search, and the report says ``passed`` or ``failed``), or why it was stopped, a word the
+    report's verdict (:class:`reference.report.RunVerdict`) repeats."""
 
     COMPLETED = "completed"
     COMPILE_ERROR = "compile_error"
@@ -38,16 +40,22 @@ class Verdict(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class SandboxOutcome:
     """The verdict with what the student needs to read: a message and, for their own errors,
     the position (compile errors) or exception and traceback lines of their file."""
 
-    verdict: Verdict
+    verdict: SandboxVerdict
     message: str = ""
     line: int | None = None
     column: int | None = None
     exception: str | None = None
     traceback: tuple[str, ...] = ()
+
+
+# The names these had before the report's own verdicts (reference.report) were made; for
+# the modules outside the sandbox that still say them.
+Verdict = SandboxVerdict
+Outcome = SandboxOutcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +72,7 @@ class RunRecord:
     """Everything one sandboxed run of a student's code on one tree produced."""
 
     observed: Observed
-    outcome: Outcome
+    outcome: SandboxOutcome
     stdout: str
     usage: Usage
     stdout_truncated: bool = False
@@ -75,28 +83,30 @@ _CRASHES = {signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGABRT, signal
 
 def decide(
     served: Served, child: ChildExit, limits: Limits, *, budget_cut: bool = False
-) -> Outcome:
+) -> SandboxOutcome:
     """The outcome of a run that ended as ``served`` says, the child as ``child`` says;
     ``budget_cut``: its deadline was what was left of the submission's real-time budget."""
     ending = served.ending
     if ending is Ending.REPORTED:
         return _reported(served, limits)
     if ending is Ending.VIOLATION:
-        return Outcome(Verdict.PROTOCOL_VIOLATION, served.message)
+        return SandboxOutcome(SandboxVerdict.PROTOCOL_VIOLATION, served.message)
     if ending is Ending.OUTPUT_FLOOD:
-        return Outcome(Verdict.OUTPUT_LIMIT, "your code printed far too much output")
+        return SandboxOutcome(SandboxVerdict.OUTPUT_LIMIT, "your code printed far too much output")
     if ending is Ending.FAILURE:
-        return Outcome(Verdict.INTERNAL_ERROR, served.message)
+        return SandboxOutcome(SandboxVerdict.INTERNAL_ERROR, served.message)
     if ending is Ending.CPU_LIMIT:
         return _cpu_limit(limits)
     if ending is Ending.CLOSED and not served.started:
         if served.fresh:
             # It ended while it waited for its job: nothing of the student's had run.
-            return Outcome(Verdict.INTERNAL_ERROR, "the student's process ended before it started")
+            return SandboxOutcome(
+                SandboxVerdict.INTERNAL_ERROR, "the student's process ended before it started"
+            )
         # A child kept from an earlier tree has run the student's code, which may have left
         # anything behind (a patched harness, a signal handler).
-        return Outcome(
-            Verdict.RUNTIME_ERROR,
+        return SandboxOutcome(
+            SandboxVerdict.RUNTIME_ERROR,
             "your code's process ended between two trees, while it waited for the next "
             "(something your code left behind on the tree before)",
         )
@@ -105,80 +115,84 @@ def decide(
         if cpu_out:
             return _cpu_limit(limits)
         if budget_cut:
-            return Outcome(
-                Verdict.TIME_LIMIT,
+            return SandboxOutcome(
+                SandboxVerdict.TIME_LIMIT,
                 f"the submission's time budget ({limits.submission_budget:g} s of real time "
                 "over all its trees) was spent",
             )
-        return Outcome(
-            Verdict.TIME_LIMIT,
+        return SandboxOutcome(
+            SandboxVerdict.TIME_LIMIT,
             f"your code took more than {limits.wall_seconds:g} s of real time "
             "(waiting, sleeping or blocked)",
         )
     return _ended(child, cpu_out, limits)
 
 
-def _reported(served: Served, limits: Limits) -> Outcome:
+def _reported(served: Served, limits: Limits) -> SandboxOutcome:
     result = served.result
     assert result is not None
     error = result.error
     if error is None:
-        return Outcome(Verdict.COMPLETED)
+        return SandboxOutcome(SandboxVerdict.COMPLETED)
     if error.kind == "compile":
         # The trusted side compiled the same source before any child ran (see
         # worker.sandbox.compiled): a compile error from the child is not to be believed.
-        return Outcome(
-            Verdict.PROTOCOL_VIOLATION, "a compile error reported for a file that compiles"
+        return SandboxOutcome(
+            SandboxVerdict.PROTOCOL_VIOLATION, "a compile error reported for a file that compiles"
         )
-    verdict = Verdict.RUNTIME_ERROR
+    verdict = SandboxVerdict.RUNTIME_ERROR
     message = error.message
     if error.exception == "MemoryError":
-        verdict = Verdict.MEMORY_LIMIT
+        verdict = SandboxVerdict.MEMORY_LIMIT
         message = f"your code ran out of memory (the limit is {limits.memory_mb} MB)"
-    return Outcome(verdict, message, error.line, None, error.exception, error.traceback)
+    return SandboxOutcome(verdict, message, error.line, None, error.exception, error.traceback)
 
 
-def _cpu_limit(limits: Limits) -> Outcome:
-    return Outcome(
-        Verdict.TIME_LIMIT, f"your code used more than {limits.cpu_seconds:g} s of CPU time"
+def _cpu_limit(limits: Limits) -> SandboxOutcome:
+    return SandboxOutcome(
+        SandboxVerdict.TIME_LIMIT, f"your code used more than {limits.cpu_seconds:g} s of CPU time"
     )
 
 
-def _ended(child: ChildExit, cpu_out: bool, limits: Limits) -> Outcome:
+def _ended(child: ChildExit, cpu_out: bool, limits: Limits) -> SandboxOutcome:
     """The child closed the channel without a report: decide from how it ended. Whatever
     ended it, the student's code had run in it: it is the submission's outcome."""
     status = child.status
     if child.killed:
-        return Outcome(
-            Verdict.RUNTIME_ERROR, "your code closed its connection to the game and went on"
+        return SandboxOutcome(
+            SandboxVerdict.RUNTIME_ERROR, "your code closed its connection to the game and went on"
         )
     if os.WIFEXITED(status):
-        return Outcome(
-            Verdict.RUNTIME_ERROR,
+        return SandboxOutcome(
+            SandboxVerdict.RUNTIME_ERROR,
             f"your code ended the process (exit status {os.WEXITSTATUS(status)}) "
             "before the search returned",
         )
     if not os.WIFSIGNALED(status):
-        return Outcome(Verdict.RUNTIME_ERROR, f"your code's process ended (status {status})")
+        return SandboxOutcome(
+            SandboxVerdict.RUNTIME_ERROR, f"your code's process ended (status {status})"
+        )
     number = os.WTERMSIG(status)
     if number == signal.SIGXCPU or (number == signal.SIGKILL and cpu_out):
         return _cpu_limit(limits)
     if number == signal.SIGSYS:
-        return Outcome(
-            Verdict.RUNTIME_ERROR, "your code attempted a forbidden operation and was stopped"
+        return SandboxOutcome(
+            SandboxVerdict.RUNTIME_ERROR,
+            "your code attempted a forbidden operation and was stopped",
         )
     if number in _CRASHES:
-        return Outcome(
-            Verdict.RUNTIME_ERROR,
+        return SandboxOutcome(
+            SandboxVerdict.RUNTIME_ERROR,
             f"the process crashed ({signal_name(number)}); very deep recursion "
             "or running out of memory can do this",
         )
     if number == signal.SIGKILL:
-        return Outcome(
-            Verdict.MEMORY_LIMIT, "the system stopped your code, probably for lack of memory"
+        return SandboxOutcome(
+            SandboxVerdict.MEMORY_LIMIT, "the system stopped your code, probably for lack of memory"
         )
-    return Outcome(
-        Verdict.RUNTIME_ERROR, f"your code's process was ended by signal {signal_name(number)}"
+    return SandboxOutcome(
+        SandboxVerdict.RUNTIME_ERROR,
+        f"your code's process was ended by signal {signal_name(number)}",
     )
 
 

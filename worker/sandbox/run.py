@@ -15,7 +15,7 @@ from worker.sandbox.compiled import compile_check
 from worker.sandbox.forkserver import shared_forkserver
 from worker.sandbox.importable import preload_for
 from worker.sandbox.options import SandboxOptions
-from worker.sandbox.outcome import RunRecord, Usage, Verdict
+from worker.sandbox.outcome import RunRecord, SandboxVerdict, Usage
 from worker.sandbox.session import Session
 
 if TYPE_CHECKING:
@@ -44,11 +44,11 @@ def run_sandboxed(
 
 STOPPING_VERDICTS = frozenset(
     {
-        Verdict.TIME_LIMIT,
-        Verdict.MEMORY_LIMIT,
-        Verdict.OUTPUT_LIMIT,
-        Verdict.PROTOCOL_VIOLATION,
-        Verdict.COMPILE_ERROR,
+        SandboxVerdict.TIME_LIMIT,
+        SandboxVerdict.MEMORY_LIMIT,
+        SandboxVerdict.OUTPUT_LIMIT,
+        SandboxVerdict.PROTOCOL_VIOLATION,
+        SandboxVerdict.COMPILE_ERROR,
     }
 )
 """Verdicts after which a submission's remaining trees are not run: what hit a limit or

@@ -36,7 +36,7 @@ from worker.sandbox.forkserver import (
 )
 from worker.sandbox.limits import ChildPlan
 from worker.sandbox.options import SandboxOptions
-from worker.sandbox.outcome import Outcome, RunRecord, Usage, Verdict, decide
+from worker.sandbox.outcome import RunRecord, SandboxOutcome, SandboxVerdict, Usage, decide
 from worker.sandbox.protocol import encode_job
 from worker.sandbox.treeserver import Ending, Served, TreeServer
 
@@ -110,7 +110,9 @@ class Session:
             log.exception("sandboxed run failed")
             self._let_go(release=False)
             wall = int((time.monotonic() - started) * 1000)
-            outcome = Outcome(Verdict.INTERNAL_ERROR, f"the sandbox failed: {error!r}")
+            outcome = SandboxOutcome(
+                SandboxVerdict.INTERNAL_ERROR, f"the sandbox failed: {error!r}"
+            )
             return RunRecord(host.observed, outcome, "", Usage(0, wall, 0))
         wall = int((time.monotonic() - started) * 1000)
         if served.ending is Ending.REPORTED and served.result is not None:
