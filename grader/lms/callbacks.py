@@ -12,6 +12,7 @@ import json
 import logging
 import re
 import secrets
+from collections import Counter
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -36,6 +37,7 @@ from grader.models import (
     utcnow,
 )
 from grader.services.deliveries import Outcome, register_event_maker, register_sender
+from reference.report import Report, RunVerdict
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +45,8 @@ EVENTS: dict[str, str] = {RunState.GRADED: "submission.graded", RunState.ERROR: 
 MAX_REPORT_BYTES = 256 * 1024
 """A report larger than this (as JSON) is sent without its node lists and replays."""
 BULKY = ("nodes", "replay")
-"""The parts of a tree's report that grow with the tree (left out of a large report)."""
+"""The parts of a tree's report that grow with the tree (left out of a large report; the
+nodes left out are counted by verdict in ``nodes_omitted``)."""
 USER_AGENT = "gametree-grader-callbacks/1"
 _SETTINGS = Settings.from_env()  # the sender is called without settings (a plugin)
 ALLOW_PRIVATE = _SETTINGS.callbacks_allow_private
@@ -74,26 +77,29 @@ def _size(document: object) -> int:
     return len(json.dumps(document, separators=(",", ":")).encode())
 
 
-def _fitted(report: dict[str, Any], submission_id: int) -> tuple[dict[str, Any], str | None]:
-    """``report`` itself when it fits the limit, else a smaller one and what was left out."""
-    if _size(report) <= MAX_REPORT_BYTES:
-        return report, None
+def _fitted(report: Report, submission_id: int) -> tuple[dict[str, Any], str | None]:
+    """``report``'s document when it fits the limit, else a smaller report's and what was
+    left out. Either is a report's document (:mod:`reference.report`)."""
+    document = report.to_json()
+    if _size(document) <= MAX_REPORT_BYTES:
+        return document, None
     cases = []
-    for case in report.get("cases") or []:
-        bulky = [key for key in BULKY if key in case]
-        if bulky:
-            case = {key: value for key, value in case.items() if key not in bulky}
-            case.update({f"{key}_omitted": True for key in bulky})
+    for case in document["cases"]:
+        counts = Counter(node["verdict"] for node in case.get("nodes") or [])
+        counts.update(case.get("nodes_omitted") or {})
+        case = {key: value for key, value in case.items() if key not in BULKY}
+        if counts:
+            case["nodes_omitted"] = dict(counts)
         cases.append(case)
-    smaller = {**report, "cases": cases}
+    smaller = Report.model_validate({**document, "cases": cases})
     link = report_url(submission_id)
-    if _size(smaller) <= MAX_REPORT_BYTES:
-        return smaller, (
+    if _size(smaller.to_json()) <= MAX_REPORT_BYTES:
+        return smaller.to_json(), (
             f"node lists and search replays omitted (the report is over {MAX_REPORT_BYTES} "
             f"bytes): {link}"
         )
-    smaller["cases"] = []
-    return smaller, f"trees omitted (the report is over {MAX_REPORT_BYTES} bytes): {link}"
+    smaller.cases = []
+    return smaller.to_json(), f"trees omitted (the report is over {MAX_REPORT_BYTES} bytes): {link}"
 
 
 def _timestamp(moment: datetime | None) -> str:
@@ -108,16 +114,18 @@ def callback_payload(
 ) -> dict[str, Any]:
     """The event's JSON: its type, when it happened, the submission and the run's report,
     and what the LMS sent the submission with (its user id, its context, its webhook-id)."""
-    report = run.report
-    if report is None:  # a run that ended in internal_error stores no report
-        report = {
-            "verdict": run.verdict,
-            "score": None,
-            "max_score": None,
-            "message": run.message or "",
-            "cases": [],
-        }
-    report, omitted = _fitted(report, submission.id)
+    if run.report is not None:
+        report = Report.from_json(run.report)
+    else:  # a run that ended in internal_error stores no report
+        report = Report(
+            exercise=run.version.exercise.slug,
+            verdict=RunVerdict(run.verdict or RunVerdict.INTERNAL_ERROR),
+            score=None,
+            max_score=None,
+            message=run.message or "",
+            cases=[],
+        )
+    document, omitted = _fitted(report, submission.id)
     data: dict[str, Any] = {
         "submission_id": submission.id,
         "attempt": submission.attempt,
@@ -125,7 +133,7 @@ def callback_payload(
         "user_id": origin.lms_user_id if origin is not None else None,
         "context_id": (origin.context_id or None) if origin is not None else None,
         "webhook_id": origin.webhook_id if origin is not None else None,
-        "report": report,
+        "report": document,
     }
     if omitted is not None:
         data["report_truncated"] = omitted

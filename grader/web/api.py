@@ -29,6 +29,7 @@ from grader.models import Exercise, Integration
 from grader.services.exercise_store import load_version
 from grader.web.context import db_session, queue, settings
 from grader.web.limits import limiter
+from reference.report import SCHEMA_PATH, Report, report_schema
 
 blueprint = Blueprint("api", __name__)
 
@@ -192,7 +193,10 @@ def submission(submission_id: int) -> Response:
     session = db_session()
     found = intake.submission_of(session, integration, submission_id)
     slug = session.scalar(select(Exercise.slug).where(Exercise.id == found.exercise_id))
-    return _json(intake.status_document(found, slug or ""))
+    document = intake.status_document(found, slug or "")
+    if document["report"] is not None:
+        document["report"] = Report.from_json(document["report"]).to_json()
+    return _json(document)
 
 
 @blueprint.get("/exercises")
@@ -229,6 +233,13 @@ def openapi() -> Response:
     public_url = settings().public_url
     document["servers"] = [{"url": (public_url.rstrip("/") + API_PATH) if public_url else API_PATH}]
     return _json(document)
+
+
+@blueprint.get(SCHEMA_PATH.removeprefix(API_PATH))
+def report_schema_document() -> Response:
+    """The JSON Schema of the grading report (``report`` of a submission and of a callback),
+    generated from :class:`reference.report.Report`. The URL names the schema's version."""
+    return _json(report_schema(), media_type="application/schema+json")
 
 
 @blueprint.get("/problems/<name>")
