@@ -8,10 +8,9 @@ shared by all their judgements. Nothing in a :class:`TreeFacts` changes once it 
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 
+from reference.caching import IdentityCache
 from reference.feedback.geometry import Geometry
 from reference.feedback.reference_view import ReferenceView, read_reference
 from reference.feedback.screen import allowed_columns
@@ -96,31 +95,12 @@ def make_facts(tree: Tree, reference: SearchResult) -> TreeFacts:
     )
 
 
-_kept: OrderedDict[tuple[int, int], TreeFacts] = OrderedDict()
-_kept_nodes = 0
-_lock = threading.Lock()
+_kept: IdentityCache[TreeFacts] = IdentityCache(KEPT_TOTAL, weight=lambda facts: len(facts.tree))
 
 
 def tree_facts(tree: Tree, reference: SearchResult) -> TreeFacts:
     """The facts of ``tree`` and ``reference``: kept ones for a pair met before, if the tree
-    is small (see :data:`KEPT_NODES`); the kept facts hold both objects, so an ``id`` is
-    never reused while its facts are kept."""
-    global _kept_nodes
-    size = len(tree)
-    if size > KEPT_NODES:
+    is small (see :data:`KEPT_NODES`)."""
+    if len(tree) > KEPT_NODES:
         return make_facts(tree, reference)
-    key = (id(tree), id(reference))
-    with _lock:
-        facts = _kept.get(key)
-        if facts is not None:
-            _kept.move_to_end(key)
-            return facts
-    facts = make_facts(tree, reference)
-    with _lock:
-        if key not in _kept:
-            _kept[key] = facts
-            _kept_nodes += size
-            while _kept_nodes > KEPT_TOTAL:
-                _, dropped = _kept.popitem(last=False)
-                _kept_nodes -= len(dropped.tree)
-    return facts
+    return _kept.get(lambda: make_facts(tree, reference), tree, reference)

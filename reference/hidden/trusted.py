@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Any, Literal, NamedTuple
 
 from reference.algorithms import ALGORITHMS, call_decision, find_decision
+from reference.caching import IdentityCache
 from reference.exercises.model import Exercise
 from reference.search import SearchResult, search
 from reference.search.negamax import mover
@@ -30,6 +31,9 @@ from reference.tree import Kind, Node, Number, Tree
 
 Judge = Callable[[str, Tree], bool]
 """``fails(implementation_source, tree)``: True when the implementation is caught on ``tree``."""
+
+JUDGED_TREES_KEPT = 64
+"""The trees whose reference search a :func:`reference_judge` keeps."""
 
 ROLE_BY_KIND = {Kind.MAX: 0, Kind.MIN: 1, Kind.CHANCE: -1, Kind.LEAF: 0}
 """Which entry point searches a node of each kind (a CHANCE node: the last one)."""
@@ -270,14 +274,14 @@ def judge_source(source: str, exercise: Exercise, tree: Tree) -> str | None:
 
 def reference_judge(exercise: Exercise) -> Judge:
     """A ``fails(source, tree)`` judge for ``exercise`` built on :func:`run_trusted`."""
-    cache: dict[int, tuple[Tree, SearchResult, frozenset[str]]] = {}
+    # Selection judges every implementation on one tree before it goes on to the next.
+    kept: IdentityCache[tuple[SearchResult, frozenset[str]]] = IdentityCache(JUDGED_TREES_KEPT)
 
     def fails(source: str, tree: Tree) -> bool:
-        cached = cache.get(id(tree))
-        if cached is None or cached[0] is not tree:
-            cached = (tree, exercise.reference(tree), best_actions(exercise, tree))
-            cache[id(tree)] = cached
+        reference, best = kept.get(
+            lambda: (exercise.reference(tree), best_actions(exercise, tree)), tree
+        )
         outcome = run_trusted(source, exercise, tree)
-        return divergence(outcome, cached[1], cached[2]) is not None
+        return divergence(outcome, reference, best) is not None
 
     return fails
