@@ -9,13 +9,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from grader.models import Exercise, GradingRun, Membership, Role, RunState, Submission, User
 from grader.services.submissions import INTERNAL_ERROR
+from reference.report import Report, TreeCase
 
 GOOD = frozenset({"ok", "pruned", "not_observed"})
 """Node verdicts that are not a mistake."""
@@ -53,9 +53,10 @@ def latest_graded_runs(session: Session, exercise: Exercise) -> list[LatestRun]:
     return [LatestRun(user, submission, run) for user, submission, run in rows]
 
 
-def _public_cases(run: GradingRun) -> list[dict[str, Any]]:
-    report = run.report or {}
-    return [case for case in report.get("cases") or [] if not case.get("hidden")]
+def _public_cases(run: GradingRun) -> list[TreeCase]:
+    if run.report is None:
+        return []
+    return [case for case in Report.from_json(run.report).cases if not case.hidden]
 
 
 @dataclass
@@ -101,15 +102,14 @@ def heat_maps(latest: Sequence[LatestRun]) -> list[TreeHeat]:
     trees: dict[str, TreeHeat] = {}
     for item in latest:
         for case in _public_cases(item.run):
-            heat = trees.setdefault(case["name"], TreeHeat(case["name"]))
-            nodes = case.get("nodes") or []
-            if not nodes:
+            heat = trees.setdefault(case.name, TreeHeat(case.name))
+            if not case.nodes:
                 continue  # the search did not finish: nothing to say per node
             heat.students += 1
-            for node in nodes:
-                entry = heat.nodes.setdefault(node["node"], NodeHeat(node["node"]))
+            for node in case.nodes:
+                entry = heat.nodes.setdefault(node.node, NodeHeat(node.node))
                 entry.students += 1
-                entry.verdicts[node["verdict"]] += 1
+                entry.verdicts[str(node.verdict)] += 1
     return list(trees.values())
 
 
@@ -164,9 +164,9 @@ def common_divergences(latest: Sequence[LatestRun], top: int = TOP_DIVERGENCES) 
     counts: Counter[tuple[str, str, str]] = Counter()
     for item in latest:
         for case in _public_cases(item.run):
-            divergence = case.get("first_divergence")
-            if divergence:
-                counts[(case["name"], divergence["node"], divergence["message"])] += 1
+            divergence = case.first_divergence
+            if divergence is not None:
+                counts[(case.name, divergence.node, divergence.message)] += 1
     ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
     return [Divergence(tree, node, message, count) for (tree, node, message), count in ranked]
 

@@ -1,18 +1,18 @@
 """The step-through replay of a public tree: the student's search beside the reference's.
 
-The worker stores both searches in each public case's ``replay`` entry (see
-:mod:`worker.grading`): steps ``enter`` (with the window or depth), ``evaluate`` (a leaf's
-utility or a heuristic) and ``exit`` (the value returned; on the reference side also the
-cut-off that ended the node early). Here they become sentences for the page, and the
-reference's steps become the marks of its drawing.
+The worker stores both searches in each public case's ``replay`` (a
+:class:`reference.report.Replay`): steps ``enter`` (with the window or depth),
+``evaluate`` (a leaf's utility or a heuristic) and ``exit`` (the value returned; on the
+reference side also the cut-off that ended the node early). Here they become sentences for
+the page, and the reference's steps become the marks of its drawing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from grader.web.treesvg import NodeMark
+from reference.report import Step, TreeCase
 from reference.tree import Tree
 
 STEP_LIMIT = 2000
@@ -23,54 +23,45 @@ def _text(value: object) -> str | None:
     return None if value is None else str(value)[:200]
 
 
-def describe(step: Mapping[str, Any]) -> str:
+def describe(step: Step) -> str:
     """One step in words: ``enter C (alpha = 3, beta = +inf)``, ``C returns 2``, ..."""
-    node = str(step.get("node", "?"))
-    event = step.get("event")
-    if event == "enter":
-        bounds = [
-            f"{key} = {step[key]}"
-            for key in ("alpha", "beta", "depth")
-            if step.get(key) is not None
-        ]
+    node = step.node
+    if step.event == "enter":
+        window = {"alpha": step.alpha, "beta": step.beta, "depth": step.depth}
+        bounds = [f"{key} = {value}" for key, value in window.items() if value is not None]
         return f"enter {node}" + (f" ({', '.join(bounds)})" if bounds else "")
-    if event == "evaluate":
-        value = step.get("value")
+    if step.event == "evaluate":
+        value = step.value
         return f"evaluate {node}: " + ("no value" if value is None else str(value))
-    if event == "exit":
-        value = step.get("value")
-        text = f"{node} returns " + ("nothing usable" if value is None else str(value))
-        if step.get("cutoff"):
-            pruned = ", ".join(str(name) for name in step.get("pruned") or [])
-            text += f" at once, since {step['cutoff']}" + (f" ({pruned} pruned)" if pruned else "")
-        return text
-    return f"{event} {node}"
+    value = step.value
+    text = f"{node} returns " + ("nothing usable" if value is None else str(value))
+    if step.cutoff:
+        pruned = ", ".join(step.pruned or [])
+        text += f" at once, since {step.cutoff}" + (f" ({pruned} pruned)" if pruned else "")
+    return text
 
 
-def _steps(raw: object) -> list[dict[str, Any]]:
-    if not isinstance(raw, list):
-        return []
-    steps = []
-    for step in raw[:STEP_LIMIT]:
-        if isinstance(step, dict) and isinstance(step.get("node"), str):
-            steps.append({"node": step["node"], "event": step.get("event"), "text": describe(step)})
-    return steps
+def _steps(steps: list[Step]) -> list[dict[str, Any]]:
+    return [
+        {"node": step.node, "event": step.event, "text": describe(step)}
+        for step in steps[:STEP_LIMIT]
+    ]
 
 
-def _place(step: Mapping[str, Any]) -> tuple[object, object]:
+def _place(step: dict[str, Any]) -> tuple[object, object]:
     return step["node"], step["event"]
 
 
-def replay_data(case: Mapping[str, Any]) -> dict[str, Any] | None:
+def replay_data(case: TreeCase) -> dict[str, Any] | None:
     """What the page's script needs to step through a case's replay (None: no replay)."""
-    raw = case.get("replay")
-    if not isinstance(raw, dict):
+    replay = case.replay
+    if replay is None:
         return None
-    student, reference = _steps(raw.get("student")), _steps(raw.get("reference"))
+    student, reference = _steps(replay.student), _steps(replay.reference)
     differs = None
     # A decision function's nested helpers are not observed: only the nodes it scores are,
     # so its steps cannot be lined up with the reference's.
-    decision_style = bool(raw.get("decision_style"))
+    decision_style = bool(replay.decision_style)
     for index in range(0 if decision_style else max(len(student), len(reference))):
         mine = student[index] if index < len(student) else None
         theirs = reference[index] if index < len(reference) else None
@@ -81,32 +72,33 @@ def replay_data(case: Mapping[str, Any]) -> dict[str, Any] | None:
     return {
         "student": student,
         "reference": reference,
-        "truncated": bool(raw.get("truncated")),
+        "truncated": replay.truncated,
         "differs": differs,
         "decision_style": decision_style,
     }
 
 
-def reference_marks(tree: Tree, case: Mapping[str, Any]) -> dict[str, NodeMark]:
+def reference_marks(tree: Tree, case: TreeCase) -> dict[str, NodeMark]:
     """Marks drawing the reference search of ``tree``: what it visited and returned, and
     the branches its cut-offs pruned."""
-    raw = case.get("replay")
-    steps = raw.get("reference") if isinstance(raw, dict) else None
-    if not isinstance(steps, list):
+    if case.replay is None:
         return {}
     entered: dict[str, str] = {}
     returned: dict[str, str] = {}
     cut: set[str] = set()
-    for step in steps:
-        if not isinstance(step, dict) or step.get("node") not in tree:
+    for step in case.replay.reference:
+        if step.node not in tree:
             continue
-        node = step["node"]
-        if step.get("event") == "enter":
-            bounds = [f"{key} = {step[key]}" for key in ("alpha", "beta") if step.get(key)]
-            entered.setdefault(node, ", ".join(bounds))
-        elif step.get("event") == "exit":
-            returned[node] = _text(step.get("value")) or "-"
-            cut.update(name for name in step.get("pruned") or [] if name in tree)
+        if step.event == "enter":
+            bounds = [
+                f"{key} = {value}"
+                for key, value in (("alpha", step.alpha), ("beta", step.beta))
+                if value
+            ]
+            entered.setdefault(step.node, ", ".join(bounds))
+        elif step.event == "exit":
+            returned[step.node] = _text(step.value) or "-"
+            cut.update(name for name in step.pruned or [] if name in tree)
     marks: dict[str, NodeMark] = {}
     pruned: set[str] = set()
     for node in tree:  # preorder: a parent's mark is made before its children's

@@ -47,6 +47,7 @@ from grader.web.treesvg import NodeMark, tree_svg
 from reference.algorithms import ALGORITHMS
 from reference.exercises.model import Exercise as ExerciseModel
 from reference.feedback import verdict_legend
+from reference.report import Report, TreeCase
 from reference.starter import entry_parameters, starter_source
 from reference.tree import Tree
 from reference.values import format_value
@@ -437,16 +438,15 @@ class TreeView:
     drawing: Markup | None = None
     reference_drawing: Markup | None = None
     counts: dict[str, int] = field(default_factory=dict)
-    case: dict[str, Any] = field(default_factory=dict)
+    case: TreeCase | None = None
     replay: dict[str, Any] | None = None
 
 
-def _node_rows(result: TreeResult, case: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+def _node_rows(result: TreeResult, case: TreeCase | None) -> dict[str, dict[str, Any]]:
     """Each node's verdict: the stored rows, and the report for nodes without a row."""
     rows: dict[str, dict[str, Any]] = {}
-    for node in case.get("nodes") or []:
-        if isinstance(node, dict) and isinstance(node.get("node"), str):
-            rows[node["node"]] = node
+    for node in (case.nodes if case is not None else None) or []:
+        rows[node.node] = node.model_dump(mode="json")
     for row in result.nodes:
         rows[row.node] = {
             "node": row.node,
@@ -494,8 +494,7 @@ def verdict_marks(
 
 
 def _tree_views(run: GradingRun, model: ExerciseModel | None) -> list[TreeView]:
-    report = run.report or {}
-    cases = [case for case in report.get("cases") or [] if isinstance(case, dict)]
+    cases = Report.from_json(run.report).cases if run.report is not None else []
     views = []
     for result in run.trees:
         view = TreeView(result.name, result.hidden, result.verdict, result.message)
@@ -503,23 +502,24 @@ def _tree_views(run: GradingRun, model: ExerciseModel | None) -> list[TreeView]:
             # A hidden tree shows whether it passed and an abstract reason, nothing else.
             views.append(view)
             continue
-        case = next((c for c in cases if c.get("name") == result.name and not c.get("hidden")), {})
+        case = next((c for c in cases if c.name == result.name and not c.hidden), None)
         view.score, view.max_score = result.score, result.max_score
         view.counts = dict(result.counts or {})
         view.case = case
-        view.replay = replay_data(case)
+        view.replay = None if case is None else replay_data(case)
         entry = None
         if model is not None:
             entry = next((tree for tree in model.trees if tree.name == result.name), None)
         if entry is not None:
-            divergence = (case.get("first_divergence") or {}).get("node")
+            found = case.first_divergence if case is not None else None
+            divergence = found.node if found is not None else None
             rows = _node_rows(result, case)
             view.drawing = tree_svg(
                 entry.tree,
                 verdict_marks(entry.tree, rows, divergence),
                 caption=f"your search of {entry.name}",
             )
-            if view.replay is not None:
+            if view.replay is not None and case is not None:
                 view.reference_drawing = tree_svg(
                     entry.tree,
                     reference_marks(entry.tree, case),
@@ -540,7 +540,7 @@ def submission(submission_id: int) -> str:
         version = db_session().get(ExerciseVersion, run.exercise_version_id)
         model = None if version is None else load_version(settings(), exercise_.slug, version)
         views = _tree_views(run, model)
-    report = (run.report if run is not None else None) or {}
+    report = None if run is None or run.report is None else Report.from_json(run.report)
     return render_template(
         "student/submission.html",
         submission=found,
