@@ -1,14 +1,15 @@
-r"""Values made safe to store and to print, whatever text a student's code produced.
+r"""Text made safe to store and to print, whatever text a student's code produced.
 
 A grading report carries text the student's code chose (exception messages, printed
-output, node names it asked about) and numbers it returned. Three kinds of value break
-storage: non-finite floats (strict JSON has no ``Infinity``; PostgreSQL refuses it), NUL
-characters (PostgreSQL's text refuses them) and lone surrogates (no UTF-8 encoding exists,
-so both PostgreSQL and SQLite refuse them). Printing to a terminal adds a fourth: control
-characters, with which the text could move the cursor or rewrite what was printed before.
+output, node names it asked about). Two kinds of character break storage: NUL
+(PostgreSQL's text refuses it) and lone surrogates (no UTF-8 encoding exists, so both
+PostgreSQL and SQLite refuse them). Printing to a terminal adds control characters, with
+which the text could move the cursor or rewrite what was printed before. (The report's
+numbers, inf and nan among them, are written as strict JSON by :mod:`reference.report`,
+whose text fields go through :func:`safe_text`.)
 
->>> json_safe({"value": float("inf"), "message": "bad\x00byte"})
-{'value': 'inf', 'message': 'bad\\x00byte'}
+>>> safe_text("bad\x00byte")
+'bad\\x00byte'
 >>> print(terminal_text("\x1b[2Kdone"))
 \x1b[2Kdone
 
@@ -19,12 +20,7 @@ reversible encoding.
 
 from __future__ import annotations
 
-import math
 import re
-from collections.abc import Mapping
-from typing import Any, TypeAlias, overload
-
-JsonValue: TypeAlias = "dict[str, JsonValue] | list[JsonValue] | str | int | float | bool | None"
 
 _STORED_UNSAFE = re.compile("[\x00\ud800-\udfff]")
 """What storage refuses: NUL and surrogates (left alone once the pairs are joined)."""
@@ -63,54 +59,3 @@ def terminal_text(text: str) -> str:
     (ESC, CR, BEL, backspace, DEL, the C1 controls ...) shown as ``\\x1b`` and the like,
     NUL and lone surrogates as in :func:`safe_text`."""
     return _escaped(text, _TERMINAL_UNSAFE)
-
-
-def _float(value: float) -> float | str:
-    if math.isfinite(value):
-        return float(value)
-    if math.isnan(value):
-        return "nan"
-    return "inf" if value > 0 else "-inf"
-
-
-def _key(key: object) -> str:
-    if isinstance(key, str):
-        return safe_text(key)
-    # The keys json.dumps itself accepts, written as it writes them.
-    if isinstance(key, bool) or key is None:
-        return {True: "true", False: "false", None: "null"}[key]
-    if isinstance(key, int):
-        return str(int(key))
-    if isinstance(key, float):
-        shown = _float(key)
-        return shown if isinstance(shown, str) else repr(shown)
-    raise TypeError(f"a JSON object's key must be a string, not {type(key).__name__}")
-
-
-@overload
-def json_safe(value: Mapping[Any, Any]) -> dict[str, Any]: ...
-@overload
-def json_safe(value: list[Any] | tuple[Any, ...]) -> list[Any]: ...
-@overload
-def json_safe(value: object) -> JsonValue: ...
-def json_safe(value: object) -> JsonValue:
-    """A copy of the JSON-like ``value`` that is valid strict JSON, encodable as UTF-8 and
-    storable in PostgreSQL (JSON and JSONB) and SQLite.
-
-    Dicts, lists and tuples (which become lists) are copied through; floats ``inf``,
-    ``-inf`` and ``nan`` become the strings ``"inf"``, ``"-inf"`` and ``"nan"``; every
-    string, keys included, goes through :func:`safe_text`. Other types raise TypeError, as
-    :func:`json.dumps` would."""
-    if isinstance(value, str):
-        return safe_text(value)
-    if value is None or isinstance(value, bool):
-        return value
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float):
-        return _float(value)
-    if isinstance(value, Mapping):
-        return {_key(key): json_safe(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [json_safe(item) for item in value]
-    raise TypeError(f"not a JSON value: {type(value).__name__}")

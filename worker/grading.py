@@ -156,7 +156,7 @@ def _short(text: str, limit: int = VALUE_TEXT_LIMIT) -> str:
 
 def _number(value: Number | None) -> object:
     """A value as the report holds it: a number JSON can carry exactly (a non-finite float
-    becomes "inf", "-inf" or "nan" in :func:`json_safe`), else its text."""
+    is written "inf", "-inf" or "nan" by :mod:`reference.report`), else its text."""
     if value is None or (type(value) is int and abs(value) < 2**53) or type(value) is float:
         return value
     return _shown(value)
