@@ -36,9 +36,12 @@ __all__ = [
     "Report",
     "RunVerdict",
     "Step",
+    "Text",
     "TreeCase",
     "Usage",
+    "Value",
     "ValueCheck",
+    "finite",
     "report_schema",
 ]
 
@@ -68,7 +71,8 @@ class RunVerdict(StrEnum):
     NOT_RUN = "not_run"
 
 
-def _finite(value: int | float | str | None) -> int | float | str | None:
+def finite(value: int | float | str | None) -> int | float | str | None:
+    """``value`` as the report's JSON writes it: inf, -inf and nan as text."""
     if isinstance(value, float) and not math.isfinite(value):
         return "nan" if math.isnan(value) else "inf" if value > 0 else "-inf"
     return value
@@ -76,7 +80,7 @@ def _finite(value: int | float | str | None) -> int | float | str | None:
 
 Text = Annotated[str, AfterValidator(safe_text)]
 """Text the student's code may have chosen, storable whatever it holds."""
-Value = Annotated[int | float | Text | None, PlainSerializer(_finite)]
+Value = Annotated[int | float | Text | None, PlainSerializer(finite)]
 """A value as a report holds it: a number JSON carries exactly, else its text (a fraction,
 a value the code returned that is not a number); inf, -inf and nan are dumped as text."""
 

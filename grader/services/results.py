@@ -22,7 +22,7 @@ from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from grader.models import GradingRun, NodeResult, TreeResult
-from reference.report import Report
+from reference.report import Report, Value, finite
 
 UNREMARKABLE = ("ok", "pruned")
 TEXT_LIMIT = 200
@@ -30,18 +30,14 @@ NAME_LIMIT = 200
 NODE_NAME_LIMIT = 1000
 
 
-def _text(value: object, limit: int = TEXT_LIMIT) -> str | None:
-    if value is None:
-        return None
-    # The value is safe already (see _rows); str() of a number or a list of safe values is.
-    return (value if isinstance(value, str) else str(value))[:limit]
+def _text(value: Value, limit: int = TEXT_LIMIT) -> str | None:
+    # The model's text is storable; inf and nan are told as the report's JSON tells them.
+    return None if value is None else str(finite(value))[:limit]
 
 
-def _score(value: object) -> float | None:
-    """A score column's value: a finite number or None (a report made safe has no other)."""
-    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
-        return value
-    return None
+def _score(value: float | None) -> float | None:
+    """A score column's value: a finite number or None."""
+    return value if value is not None and math.isfinite(value) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,41 +52,41 @@ def result_rows(report: Report | Mapping[str, Any], node_rows_limit: int) -> lis
     """The rows ``report`` (made by :func:`worker.grading.grade`, or its JSON document) is
     stored as, one per tree in order; node rows without their tree's id. Their text is
     storable whatever the report holds."""
-    return _rows(Report.from_json(report).to_json(), node_rows_limit)
+    return _rows(Report.from_json(report), node_rows_limit)
 
 
-def _rows(report: dict[str, Any], node_rows_limit: int) -> list[TreeRows]:
-    """As :func:`result_rows`, of a report made safe already."""
+def _rows(report: Report, node_rows_limit: int) -> list[TreeRows]:
+    """As :func:`result_rows`, of the report's model."""
     rows = []
-    for position, case in enumerate(report["cases"]):
-        nodes = case.get("nodes") or []
+    for position, case in enumerate(report.cases):
+        nodes = case.nodes or []
         # A report cut to its size limit lists only the nodes that are wrong, and counts
         # the others by verdict in ``nodes_omitted``.
-        counts = Counter(node["verdict"] for node in nodes)
-        counts.update(case.get("nodes_omitted") or {})
+        counts = Counter(str(node.verdict) for node in nodes)
+        counts.update({str(verdict): n for verdict, n in (case.nodes_omitted or {}).items()})
         tree = {
             "position": position,
-            "name": _text(case["name"], NAME_LIMIT),
-            "hidden": case["hidden"],
-            "verdict": case["verdict"],
-            "message": case.get("message") or "",
-            "score": _score(case.get("score")),
-            "max_score": _score(case.get("max_score")),
+            "name": _text(case.name, NAME_LIMIT),
+            "hidden": case.hidden,
+            "verdict": str(case.verdict),
+            "message": case.message or "",
+            "score": _score(case.score),
+            "max_score": _score(case.max_score),
             "node_count": counts.total(),
             "counts": dict(counts) if counts else None,
         }
         kept = list(enumerate(nodes))
         if len(nodes) > node_rows_limit:
-            kept = [item for item in kept if item[1]["verdict"] not in UNREMARKABLE]
+            kept = [item for item in kept if item[1].verdict not in UNREMARKABLE]
             kept = kept[:node_rows_limit]
         node_rows = [
             {
                 "position": index,
-                "node": _text(node["node"], NODE_NAME_LIMIT),
-                "verdict": node["verdict"],
-                "expected": _text(node.get("expected")),
-                "actual": _text(node.get("actual")),
-                "message": node.get("message") or "",
+                "node": _text(node.node, NODE_NAME_LIMIT),
+                "verdict": str(node.verdict),
+                "expected": _text(node.expected),
+                "actual": _text(node.actual),
+                "message": node.message,
             }
             for index, node in kept
         ]
@@ -106,13 +102,13 @@ def store_report(
     A run is stored once, when it ends (its rows are written in that same commit), so it
     has no rows yet. What is stored is ``report``'s JSON document (see the module's
     docstring)."""
-    report = Report.from_json(report).to_json()
-    run.verdict = report["verdict"]
-    run.score = _score(report["score"])
-    run.max_score = _score(report["max_score"])
-    run.message = report["message"]
-    run.report = report
-    rows = _rows(report, node_rows_limit)
+    model = Report.from_json(report)
+    run.verdict = str(model.verdict)
+    run.score = _score(model.score)
+    run.max_score = _score(model.max_score)
+    run.message = model.message
+    run.report = model.to_json()
+    rows = _rows(model, node_rows_limit)
     if not rows:
         return
     # Core inserts of the tables: one statement each, whatever values are None (the ORM's
