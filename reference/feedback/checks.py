@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reference.feedback.geometry import Geometry
-from reference.feedback.reference_view import ReferenceView
+from reference.feedback.reference_view import ReferenceView, Unvisited
 from reference.feedback.screen import wrong_bounds, wrong_values
 from reference.feedback.student_view import StudentView, read_student
 from reference.feedback.tree_facts import tree_facts
@@ -69,9 +69,9 @@ class Context:
         their value, each with the request the reference makes there."""
         self.cut_at: dict[str, tuple[str, str]] = {}
         """The cut-off of each child cut off, as :mod:`reference.feedback.explain` tells it."""
-        self.pruned_rest: dict[int, str] = {}
-        """The end of a pruned node's sentence, after its name, by the ``id`` of the
-        ``Unvisited`` that says why (see :func:`reference.feedback.explain.pruned_reason`)."""
+        self.pruned_rest: dict[Unvisited | None, str] = {}
+        """The end of a pruned node's sentence, after its name, by the ``Unvisited`` that
+        says why (see :func:`reference.feedback.explain.pruned_reason`)."""
 
     def _unasked(self) -> dict[str, str]:
         index = self.geometry.index

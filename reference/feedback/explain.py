@@ -75,10 +75,9 @@ def pruned_reason(ctx: Context, name: str) -> str:
     """One node's sentence for the verdict ``pruned``."""
     why = ctx.ref.unvisited.get(name)
     # The sentence goes on the same way for every node under one cut-off: make it once.
-    # ``why`` is one object per cut-off, kept alive by the reference view.
-    rest = ctx.pruned_rest.get(id(why))
+    rest = ctx.pruned_rest.get(why)
     if rest is None:
-        rest = ctx.pruned_rest[id(why)] = _pruned_rest(ctx, why)
+        rest = ctx.pruned_rest[why] = _pruned_rest(ctx, why)
     return name + rest
 
 

@@ -119,7 +119,7 @@ def _judge_columns(ctx: Context, nodes: Columns) -> tuple[NodeFeedback, ...]:
         return ()
     judge = NodeJudge(ctx)
     suspects = judge.suspects
-    described: dict[int, tuple[str, str]] = {}  # by ``id`` of an Allowed: see NodeJudge
+    described: dict[Allowed, tuple[str, str]] = {}  # see NodeJudge
     rows: list[Judgement] = []
     add = rows.append
     ok = Verdict.OK
@@ -129,10 +129,10 @@ def _judge_columns(ctx: Context, nodes: Columns) -> tuple[NodeFeedback, ...]:
         if got is None or can is None or not searched or not visited or name in suspects:
             add(judge(name, can, got))
             continue
-        texts = described.get(id(can))
+        texts = described.get(can)
         if texts is None:
             expected = can.describe()
-            texts = described[id(can)] = (expected, "" if can.exact else f", within {expected}")
+            texts = described[can] = (expected, "" if can.exact else f", within {expected}")
         value = str(got) if type(got) is int else show(got)
         add((ok, texts[0], value, f"{name} returned {value}{texts[1]}."))
     return node_feedback_table(
@@ -178,10 +178,10 @@ class NodeJudge:
             | ctx.unasked.keys()
         )
         """The nodes that may get a verdict worse than missed: all others are fine."""
-        self.described: dict[int, tuple[bool, str]] = {}
-        """Whether an :class:`Allowed` is exact, and its text, by ``id``: the exact answers of
-        int values are shared (see :mod:`reference.feedback.screen`) and all are kept alive
-        by the context while the nodes are judged."""
+        self.described: dict[Allowed, tuple[bool, str]] = {}
+        """Whether an :class:`Allowed` is exact, and its text: many nodes may return the
+        same values (the exact answers of int values are even one object, see
+        :mod:`reference.feedback.screen`)."""
 
     def __call__(self, name: str, allowed: Allowed | None, returned: Number | None) -> Judgement:
         """The judgement on ``name``, which may return ``allowed`` and returned ``returned``."""
@@ -190,7 +190,7 @@ class NodeJudge:
         if name in self.first_visit:
             return Verdict.EXTRA, "not visited", "visited", extra_reason(self.ctx, name)
         # Most nodes of a pruned tree are here: reuse the end of the sentence once made.
-        rest = self.pruned_rest.get(id(self.unvisited.get(name)))
+        rest = self.pruned_rest.get(self.unvisited.get(name))
         if rest is None:
             return Verdict.PRUNED, None, None, pruned_reason(self.ctx, name)
         return Verdict.PRUNED, None, None, name + rest
@@ -212,9 +212,9 @@ class NodeJudge:
                 return judgement
         if allowed is None:
             return Verdict.NOT_OBSERVED, None, None, self.not_observed(name)
-        described = self.described.get(id(allowed))
+        described = self.described.get(allowed)
         if described is None:
-            described = self.described[id(allowed)] = (allowed.exact, allowed.describe())
+            described = self.described[allowed] = (allowed.exact, allowed.describe())
         exact, expected = described
         if returned is None:
             return Verdict.NOT_OBSERVED, expected, None, self.not_observed(name)
