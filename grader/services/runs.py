@@ -24,9 +24,11 @@ from grader.models import Exercise, ExerciseVersion, GradingRun, RunState, Submi
 from grader.models.submissions import Lane
 from grader.services.deliveries import on_run_finished
 from grader.services.results import store_report
+from reference.report import RunVerdict
 from reference.safe_json import safe_text
 
-INTERNAL_ERROR = "internal_error"
+INTERNAL_ERROR = RunVerdict.INTERNAL_ERROR
+"""The report's word, under the name worker.execute still imports it by."""
 UNSENT_GRACE = timedelta(seconds=30)
 """A queued run whose task never reached the broker is re-sent after this long."""
 
@@ -182,7 +184,7 @@ def retry_run(
 
 def _fail(run: GradingRun, message: str, now: datetime) -> None:
     run.state = RunState.ERROR
-    run.verdict = INTERNAL_ERROR
+    run.verdict = RunVerdict.INTERNAL_ERROR
     run.score = None  # not a grade, whatever a stored report says
     run.message = safe_text(message)
     run.finished_at = now
