@@ -86,7 +86,7 @@ a value the code returned that is not a number); inf, -inf and nan are dumped as
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
 class Step(_Model):
@@ -175,6 +175,7 @@ class Report(_Model):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_assignment=True,
         json_schema_extra={"$id": SCHEMA_PATH},
     )
 

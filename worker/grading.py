@@ -12,7 +12,7 @@ import threading
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from reference.algorithms import ALGORITHMS
 from reference.allocation import gc_paused
@@ -25,7 +25,18 @@ from reference.hidden import LIBRARY_FOLDER, load_library, reference_judge, wron
 from reference.hidden.selection import Pool, build_pool, draw_hidden_trees
 from reference.observed import Call, Observed, Visit
 from reference.observed import Return as ObservedReturn
-from reference.report import SCHEMA_VERSION, Report, RunVerdict
+from reference.report import (
+    Decision,
+    Divergence,
+    NodeReport,
+    Replay,
+    Report,
+    RunVerdict,
+    Step,
+    TreeCase,
+    Usage,
+    ValueCheck,
+)
 from reference.search import Cutoff, Enter, Evaluate, Return, SearchResult
 from reference.tree import Number, Tree
 from reference.values import format_value
@@ -154,7 +165,7 @@ def _short(text: str, limit: int = VALUE_TEXT_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _number(value: Number | None) -> object:
+def _number(value: Number | None) -> int | float | str | None:
     """A value as the report holds it: a number JSON can carry exactly (a non-finite float
     is written "inf", "-inf" or "nan" by :mod:`reference.report`), else its text."""
     if value is None or (type(value) is int and abs(value) < 2**53) or type(value) is float:
@@ -166,82 +177,96 @@ def _shown(value: Number | None) -> str | None:
     return None if value is None else _short(format_value(value))
 
 
-def _window(alpha: Number | None, beta: Number | None, depth: int | None) -> dict[str, Any]:
-    found = {"alpha": _shown(alpha), "beta": _shown(beta), "depth": depth}
-    return {key: value for key, value in found.items() if value is not None}
+class _Window(TypedDict, total=False):
+    """The window a step enters a node with: only what the search was given."""
+
+    alpha: str
+    beta: str
+    depth: int
 
 
-def _student_steps(tree: Tree, observed: Observed) -> list[dict[str, Any]]:
+def _window(alpha: Number | None, beta: Number | None, depth: int | None) -> _Window:
+    window: _Window = {}
+    if alpha is not None:
+        window["alpha"] = _short(format_value(alpha))
+    if beta is not None:
+        window["beta"] = _short(format_value(beta))
+    if depth is not None:
+        window["depth"] = depth
+    return window
+
+
+def _student_steps(tree: Tree, observed: Observed) -> list[Step]:
     """The student's search as the replay shows it: entries, evaluations and returns.
 
     Questions that only find the way (terminal_test, actions, ...) are left out, so that a
     correct search has the reference's steps. A node scored without a call of an entry
     function (a leaf's utility asked in its parent's loop) is entered and left around it."""
-    steps: list[dict[str, Any]] = []
+    steps: list[Step] = []
     called: set[str] = set()
     for event in observed.events:
         if isinstance(event, Call):
             called.add(event.node)
             window = _window(event.alpha, event.beta, event.depth)
-            steps.append({"node": event.node, "event": "enter", **window})
+            steps.append(Step(node=event.node, event="enter", **window))
         elif isinstance(event, ObservedReturn):
             value = _shown(event.value) if event.problem is None else _short(event.shown)
-            steps.append({"node": event.node, "event": "exit", "value": value})
+            steps.append(Step(node=event.node, event="exit", value=value))
         elif isinstance(event, Visit) and event.method in ("utility", "eval"):
             node = tree.nodes.get(event.node)
             known = None if node is None else node.utility if node.is_leaf else node.heuristic
-            evaluate = {"node": event.node, "event": "evaluate", "value": _shown(known)}
+            evaluate = Step(node=event.node, event="evaluate", value=_shown(known))
             if event.node in called:
                 steps.append(evaluate)
             else:
-                exit_ = {"node": event.node, "event": "exit", "value": _shown(known)}
-                steps += [{"node": event.node, "event": "enter"}, evaluate, exit_]
+                exit_ = Step(node=event.node, event="exit", value=_shown(known))
+                steps += [Step(node=event.node, event="enter"), evaluate, exit_]
         if len(steps) > REPLAY_LIMIT:
             break
     return steps
 
 
-def _reference_steps(result: SearchResult) -> list[dict[str, Any]]:
+def _reference_steps(result: SearchResult) -> list[Step]:
     """The reference search in the same steps; a cut-off is told on the return it causes."""
-    steps: list[dict[str, Any]] = []
+    steps: list[Step] = []
     cutoffs: dict[str, Cutoff] = {}
     for event in result.trace:
         if isinstance(event, Enter):
             window = _window(event.alpha, event.beta, None)
-            steps.append({"node": event.node, "event": "enter", **window})
+            steps.append(Step(node=event.node, event="enter", **window))
         elif isinstance(event, Evaluate):
-            steps.append({"node": event.node, "event": "evaluate", "value": _shown(event.value)})
+            steps.append(Step(node=event.node, event="evaluate", value=_shown(event.value)))
         elif isinstance(event, Cutoff):
             cutoffs[event.node] = event
         elif isinstance(event, Return):
-            step: dict[str, Any] = {
-                "node": event.node,
-                "event": "exit",
-                "value": _shown(event.value),
-            }
+            value = _shown(event.value)
             cutoff = cutoffs.pop(event.node, None)
-            if cutoff is not None:
+            if cutoff is None:
+                steps.append(Step(node=event.node, event="exit", value=value))
+            else:
                 left, relation, right = cutoff.rule.split(" ")
-                step["cutoff"] = (
+                rule = (
                     f"{left} = {_shown(cutoff.value)} {relation} {right} = {_shown(cutoff.bound)}"
                 )
-                step["pruned"] = list(cutoff.pruned)
-            steps.append(step)
+                pruned = list(cutoff.pruned)
+                steps.append(
+                    Step(node=event.node, event="exit", value=value, cutoff=rule, pruned=pruned)
+                )
         if len(steps) > REPLAY_LIMIT:
             break
     return steps
 
 
-def _replay(tree: Tree, observed: Observed, reference: SearchResult) -> dict[str, Any]:
+def _replay(tree: Tree, observed: Observed, reference: SearchResult) -> Replay:
     """Both searches of a public tree, step by step, for the feedback page's replay."""
     student = _student_steps(tree, observed)
     expected = _reference_steps(reference)
-    return {
-        "student": student[:REPLAY_LIMIT],
-        "reference": expected[:REPLAY_LIMIT],
-        "truncated": len(student) > REPLAY_LIMIT or len(expected) > REPLAY_LIMIT,
-        "decision_style": observed.decision_style,
-    }
+    return Replay(
+        student=student[:REPLAY_LIMIT],
+        reference=expected[:REPLAY_LIMIT],
+        truncated=len(student) > REPLAY_LIMIT or len(expected) > REPLAY_LIMIT,
+        decision_style=observed.decision_style,
+    )
 
 
 HIDDEN_REASONS = (
@@ -293,60 +318,61 @@ def _case_report(
     case: Case,
     record: RunRecord,
     feedback: TreeFeedback | None,
-    replay: dict[str, Any] | None = None,
+    replay: Replay | None = None,
     reasons: tuple[str, ...] = HIDDEN_REASONS,
-) -> dict[str, Any]:
-    verdict = _run_verdict(record, feedback)
-    report: dict[str, Any] = {"name": case.name, "hidden": case.hidden, "verdict": verdict}
+) -> TreeCase:
+    verdict = RunVerdict(_run_verdict(record, feedback))
+    report = TreeCase(name=case.name, hidden=case.hidden, verdict=verdict)
     if case.hidden:
         # Students learn only the verdict and, for a failed search, one reason of a fixed
         # few: the message, exception and output of a hidden tree's run are the student's
         # code's to choose, and its node verdicts would tell the tree's shape.
         if feedback is not None and not feedback.perfect:
-            report["message"] = hidden_reason(feedback, reasons)
+            report.message = hidden_reason(feedback, reasons)
         elif record.outcome.verdict is not Verdict.COMPLETED:
-            report["message"] = verdict.replace("_", " ")
+            report.message = verdict.replace("_", " ")
         return report
-    report["message"] = _short(record.outcome.message, MESSAGE_LIMIT)
+    report.message = _short(record.outcome.message, MESSAGE_LIMIT)
     if replay is not None:
-        report["replay"] = replay
+        report.replay = replay
     if feedback is None:
-        report["nodes"] = []
+        report.nodes = []
         return report
     actual = _number(feedback.value_actual)
     if actual is None and feedback.value_ok is False and feedback.nodes:
         actual = feedback.nodes[0].actual  # not a number: NaN, None, a string ... as shown
-    report["value"] = {"expected": _number(feedback.value_expected), "actual": actual}
-    report["decision"] = {
-        "expected": feedback.decision_expected,
-        "actual": None if feedback.decision_actual is None else _short(feedback.decision_actual),
-    }
+    report.value = ValueCheck(expected=_number(feedback.value_expected), actual=actual)
+    report.decision = Decision(
+        expected=feedback.decision_expected,
+        actual=None if feedback.decision_actual is None else _short(feedback.decision_actual),
+    )
     divergence = feedback.first_divergence
-    report["first_divergence"] = (
+    report.first_divergence = (
         None
         if divergence is None
-        else {"node": divergence.node, "message": _short(divergence.message, MESSAGE_LIMIT)}
+        else Divergence(node=divergence.node, message=_short(divergence.message, MESSAGE_LIMIT))
     )
-    report["score"] = feedback.score
-    report["max_score"] = feedback.max_score
-    report["nodes"] = [
-        {
-            "node": node.node,
-            "verdict": str(node.verdict),
-            "expected": None if node.expected is None else _short(node.expected),
-            "actual": None if node.actual is None else _short(node.actual),
-            "message": _short(node.message, MESSAGE_LIMIT),
-        }
+    report.score = feedback.score
+    report.max_score = feedback.max_score
+    report.nodes = [
+        NodeReport(
+            node=node.node,
+            verdict=node.verdict,
+            expected=None if node.expected is None else _short(node.expected),
+            actual=None if node.actual is None else _short(node.actual),
+            message=_short(node.message, MESSAGE_LIMIT),
+        )
         for node in feedback.nodes
     ]
     return report
 
 
-def _not_run(case: Case, reason: str) -> dict[str, Any]:
-    report: dict[str, Any] = {"name": case.name, "hidden": case.hidden, "verdict": NOT_RUN}
-    report["message"] = f"not run: {reason}"
+def _not_run(case: Case, reason: str) -> TreeCase:
+    report = TreeCase(
+        name=case.name, hidden=case.hidden, verdict=RunVerdict.NOT_RUN, message=f"not run: {reason}"
+    )
     if not case.hidden:
-        report["nodes"] = []
+        report.nodes = []
     return report
 
 
@@ -438,22 +464,21 @@ def grade(
         all_feedback += [None] * len(unrun)
     total = combine(all_feedback, exercise.scoring, whole=[case.hidden for case in found])
     verdict, message = _overall(reports, first_problem, compile_error, unrun)
-    report = {
-        "schema_version": SCHEMA_VERSION,
-        "exercise": exercise.slug,
-        "verdict": verdict,
-        "score": total.score,
-        "max_score": total.max_score,
-        "message": _short(message, MESSAGE_LIMIT),
-        "stdout": stdout[:STDOUT_LIMIT],
-        "usage": {"cpu_ms": cpu, "wall_ms": wall, "max_rss_kb": rss},
-        "cases": reports,
-    }
-    return fit(Report.model_validate(report))
+    report = Report(
+        exercise=exercise.slug,
+        verdict=RunVerdict(verdict),
+        score=total.score,
+        max_score=total.max_score,
+        message=_short(message, MESSAGE_LIMIT),
+        stdout=stdout[:STDOUT_LIMIT],
+        usage=Usage(cpu_ms=cpu, wall_ms=wall, max_rss_kb=rss),
+        cases=reports,
+    )
+    return fit(report)
 
 
 def _overall(
-    reports: list[dict[str, Any]],
+    reports: list[TreeCase],
     problem: tuple[Case, RunRecord] | None,
     compile_error: Outcome | None,
     unrun: list[Case],
@@ -472,9 +497,9 @@ def _overall(
     if unrun:
         return str(Verdict.TIME_LIMIT), (
             f"{len(unrun)} of {len(reports)} trees were not run: "
-            + reports[-len(unrun)]["message"].removeprefix("not run: ")
+            + (reports[-len(unrun)].message or "").removeprefix("not run: ")
         )
-    failed = [report["name"] for report in reports if report["verdict"] != "passed"]
+    failed = [report.name for report in reports if report.verdict != RunVerdict.PASSED]
     if not failed:
         return "passed", f"all {len(reports)} trees passed"
     return (
