@@ -15,28 +15,39 @@ import uuid
 from collections.abc import Iterable
 from typing import Any
 
+from sqlalchemy.orm import Session
+
 from grader.config import Settings
 from grader.db import Database
 from grader.models.submissions import Lane
 from grader.services.runs import lanes, mark_sent
+from grader.services.tasks import (
+    CALLBACKS_QUEUE,
+    DELIVER_TASK,
+    GRADE_TASK,
+    GRADING_QUEUES,
+    MAINTENANCE_QUEUE,
+    QUEUES,
+    REAP_TASK,
+    SWEEP_TASK,
+    TASK_QUEUES,
+    local_runner,
+    make_producer,
+)
+from grader.services.unit_of_work import after_commit
 
-GRADE_TASK = "worker.tasks.grade_run"
-REAP_TASK = "worker.tasks.reap_stuck_runs"
-SWEEP_TASK = "worker.tasks.sweep_deliveries"
-DELIVER_TASK = "worker.tasks.deliver"
-
-GRADING_QUEUES = {Lane.FAST: "grading", Lane.SLOW: "grading-slow"}
-"""The Celery queue of each grading lane."""
-CALLBACKS_QUEUE = "callbacks"
-MAINTENANCE_QUEUE = "maintenance"
-QUEUES = (*GRADING_QUEUES.values(), CALLBACKS_QUEUE, MAINTENANCE_QUEUE)
-TASK_QUEUES = {
-    GRADE_TASK: GRADING_QUEUES[Lane.FAST],
-    DELIVER_TASK: CALLBACKS_QUEUE,
-    REAP_TASK: MAINTENANCE_QUEUE,
-    SWEEP_TASK: MAINTENANCE_QUEUE,
-}
-"""Where each task goes unless told otherwise (a run goes to its lane's queue)."""
+__all__ = [  # the tasks' names and queues, where their callers found them before
+    "CALLBACKS_QUEUE",
+    "DELIVER_TASK",
+    "GRADE_TASK",
+    "GRADING_QUEUES",
+    "MAINTENANCE_QUEUE",
+    "QUEUES",
+    "REAP_TASK",
+    "SWEEP_TASK",
+    "TASK_QUEUES",
+    "Queue",
+]
 
 log = logging.getLogger(__name__)
 
@@ -52,10 +63,20 @@ class Queue:
     @property
     def celery(self) -> Any:
         if self._celery is None:
-            from worker.celery_app import make_celery
-
-            self._celery = make_celery(self.settings)
+            self._celery = make_producer(self.settings)
         return self._celery
+
+    def send_after_commit(self, session: Session, run_ids: Iterable[int]) -> None:
+        """Send each run's task once ``session`` commits the runs (never if it rolls back)."""
+        run_ids = list(run_ids)
+        if run_ids:
+            after_commit(session, lambda: self.send(run_ids))
+
+    def deliver_after_commit(self, session: Session, delivery_ids: Iterable[int]) -> None:
+        """Send each delivery's task once ``session`` commits it (never if it rolls back)."""
+        delivery_ids = list(delivery_ids)
+        if delivery_ids:
+            after_commit(session, lambda: self.send_deliveries(delivery_ids))
 
     def send(self, run_ids: Iterable[int]) -> int:
         """Send each run's task to its lane's queue; the number that reached the broker (or
@@ -74,9 +95,7 @@ class Queue:
                 return 0
         for run_id in run_ids:
             if self.settings.eager_tasks:
-                from worker.execute import execute_run
-
-                execute_run(self.database, self.settings, run_id, worker="eager", task_id="eager")
+                local_runner(GRADE_TASK)(self.database, self.settings, run_id)
                 sent += 1
                 continue
             task_id = uuid.uuid4().hex
@@ -97,9 +116,7 @@ class Queue:
         sent = 0
         for delivery_id in delivery_ids:
             if self.settings.eager_tasks:
-                from worker.outbound import deliver_now
-
-                deliver_now(self.database, delivery_id)
+                local_runner(DELIVER_TASK)(self.database, self.settings, delivery_id)
                 sent += 1
                 continue
             try:

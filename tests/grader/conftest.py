@@ -25,6 +25,7 @@ from grader.migrate import upgrade
 from grader.models import Course, Membership, Role, User
 from grader.services.exercise_store import import_library
 from grader.web import create_app
+from worker import runners as _runners  # noqa: F401  (eager tasks grade in this process)
 
 PASSWORD = "correct horse battery"
 _PASSWORD_HASH = generate_password_hash(PASSWORD, method="pbkdf2:sha256:1000")

@@ -1,0 +1,88 @@
+"""The tasks the grader sends to the workers, by name, and how they reach the broker.
+
+The grader never imports the worker: it sends a task by its name through a Celery producer
+configured here (broker, queues, routes, publish retries), which ``worker.celery_app``
+extends into the worker's own app. When tasks are eager (tests, the command line) the work
+is done in this process by the runners in :data:`LOCAL_RUNNERS`, which whoever wires the
+application fills (``import worker.runners``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from celery import Celery
+from sqlalchemy.pool import NullPool
+
+from grader.config import Settings
+from grader.db import Database
+from grader.models.submissions import Lane
+
+GRADE_TASK = "worker.tasks.grade_run"
+REAP_TASK = "worker.tasks.reap_stuck_runs"
+SWEEP_TASK = "worker.tasks.sweep_deliveries"
+DELIVER_TASK = "worker.tasks.deliver"
+
+GRADING_QUEUES = {Lane.FAST: "grading", Lane.SLOW: "grading-slow"}
+"""The Celery queue of each grading lane."""
+CALLBACKS_QUEUE = "callbacks"
+MAINTENANCE_QUEUE = "maintenance"
+QUEUES = (*GRADING_QUEUES.values(), CALLBACKS_QUEUE, MAINTENANCE_QUEUE)
+TASK_QUEUES = {
+    GRADE_TASK: GRADING_QUEUES[Lane.FAST],
+    DELIVER_TASK: CALLBACKS_QUEUE,
+    REAP_TASK: MAINTENANCE_QUEUE,
+    SWEEP_TASK: MAINTENANCE_QUEUE,
+}
+"""Where each task goes unless told otherwise (a run goes to its lane's queue)."""
+
+Runner = Callable[[Database, Settings, int], object]
+"""Does one task's work in this process: the database, the settings and the task's id."""
+
+LOCAL_RUNNERS: dict[str, Runner] = {}
+"""The in-process runner of each task name, used when tasks are eager (filled by
+``worker.runners``)."""
+
+
+def local_runner(name: str) -> Runner:
+    """The in-process runner of task ``name``; an error that says how to wire it when none
+    was registered."""
+    try:
+        return LOCAL_RUNNERS[name]
+    except KeyError:
+        raise RuntimeError(
+            f"eager tasks need an in-process runner for {name}: import worker.runners"
+        ) from None
+
+
+def make_producer(settings: Settings) -> Celery:
+    """A Celery app that sends the grader's tasks by name to their queues."""
+    if not settings.redis_url:
+        settings.instance_dir.mkdir(parents=True, exist_ok=True)
+    app = Celery("grader", broker=settings.broker_url, backend=settings.result_backend)
+    app.conf.update(
+        task_serializer="json",
+        accept_content=["json"],
+        result_expires=3600,
+        task_always_eager=settings.eager_tasks,
+        broker_connection_retry_on_startup=True,
+        # A broker that is down must not hold a web request for long: the run stays queued
+        # in the database and the reaper sends it again.
+        broker_connection_timeout=2,
+        task_publish_retry_policy={
+            "max_retries": 2,
+            "interval_start": 0,
+            "interval_step": 0.5,
+            "interval_max": 1,
+        },
+        result_backend_transport_options={"retry_policy": {"timeout": 2.0}},
+        task_queues={name: {"exchange": name, "routing_key": name} for name in QUEUES},
+        task_default_queue=GRADING_QUEUES[Lane.FAST],
+        task_routes={task: {"queue": queue} for task, queue in TASK_QUEUES.items()},
+        # A broker on SQLite opens a connection per session and closes it: kombu keeps a
+        # session per channel and never closes those of channels that failed (a full disk),
+        # which exhausted a pool and stopped the worker for good.
+        broker_transport_options={} if settings.redis_url else {"poolclass": NullPool},
+    )
+    app.conf.grader_settings = settings
+    return app

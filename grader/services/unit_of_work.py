@@ -1,0 +1,47 @@
+"""Side effects that wait for a commit: what a unit of work asks to do once it is stored.
+
+A request or a task owns one session and commits it once; the tasks it asks for on the way
+are sent by the session's ``after_commit`` hook, once, after the rows they name are
+committed, and forgotten when the session rolls back instead (as warehouse's task class
+does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlalchemy import event
+from sqlalchemy.orm import Session, SessionTransaction
+
+Action = Callable[[], object]
+
+_PENDING = "grader.after_commit"
+"""The key of a session's waiting actions in ``Session.info``."""
+
+
+def after_commit(session: Session, action: Action) -> None:
+    """Do ``action`` once ``session``'s transaction commits (dropped on a rollback)."""
+    if not event.contains(session, "after_commit", _run_pending):
+        event.listen(session, "after_commit", _run_pending)
+        event.listen(session, "after_transaction_end", _drop_pending)
+    pending: list[Action] = session.info.setdefault(_PENDING, [])
+    pending.append(action)
+
+
+def pending(session: Session) -> int:
+    """How many actions wait for ``session``'s commit."""
+    return len(session.info.get(_PENDING, []))
+
+
+def _run_pending(session: Session) -> None:
+    if session.in_nested_transaction():
+        return  # a savepoint released: the outer transaction is not committed yet
+    actions = session.info.pop(_PENDING, [])
+    for action in actions:
+        action()
+
+
+def _drop_pending(session: Session, transaction: SessionTransaction) -> None:
+    # The outermost transaction ended without its commit running the actions: a rollback.
+    if transaction.parent is None:
+        session.info.pop(_PENDING, None)

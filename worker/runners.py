@@ -1,0 +1,27 @@
+"""The in-process runners of the grader's tasks, for eager mode (tests, the command line).
+
+Importing this module registers them in :data:`grader.services.tasks.LOCAL_RUNNERS`; the
+grader sends tasks by name and never imports the worker itself.
+"""
+
+from __future__ import annotations
+
+from grader.config import Settings
+from grader.db import Database
+from grader.services.tasks import DELIVER_TASK, GRADE_TASK, LOCAL_RUNNERS
+from worker.execute import execute_run
+from worker.outbound import deliver_now
+
+
+def grade_here(database: Database, settings: Settings, run_id: int) -> str:
+    """Grade run ``run_id`` in this process."""
+    return execute_run(database, settings, run_id, worker="eager", task_id="eager")
+
+
+def deliver_here(database: Database, _settings: Settings, delivery_id: int) -> float | None:
+    """Make one attempt of outbound delivery ``delivery_id`` in this process."""
+    return deliver_now(database, delivery_id)
+
+
+LOCAL_RUNNERS[GRADE_TASK] = grade_here
+LOCAL_RUNNERS[DELIVER_TASK] = deliver_here
