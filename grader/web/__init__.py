@@ -13,7 +13,7 @@ from grader.db import Database
 from grader.models import User
 from grader.services import mail
 from grader.services.queue import Queue
-from grader.web import limits, security
+from grader.web import context, limits, security
 
 csrf = CSRFProtect()
 login_manager = LoginManager()
@@ -21,8 +21,11 @@ login_manager.login_view = "auth.login"
 login_manager.login_message = "Please sign in to see this page."
 
 
-def create_app(settings: Settings | None = None, database: Database | None = None) -> Flask:
-    """The application for ``settings`` (default: from the environment)."""
+def create_app(
+    settings: Settings | None = None, database: Database | None = None, queue: Queue | None = None
+) -> Flask:
+    """The application for ``settings`` (default: from the environment), sending tasks
+    through ``queue`` (default: by name to the broker of ``settings``)."""
     settings = (settings or Settings.from_env()).checked()
     app = Flask(__name__)
     app.config.update(
@@ -43,7 +46,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     app.extensions["grader.settings"] = settings
     database = database or Database.from_settings(settings)
     app.extensions["grader.db"] = database
-    app.extensions["grader.queue"] = Queue(settings, database)
+    app.extensions["grader.queue"] = queue or Queue(settings, database)
     app.extensions["grader.mail"] = mail.sender_for(settings)  # the auth pages' messages
     csrf.init_app(app)
     login_manager.init_app(app)
@@ -75,6 +78,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     csrf.exempt(api.blueprint)
     csrf.exempt(lti.blueprint)
     ops.register(app)
+    app.after_request(context.end_unit_of_work)
     app.teardown_appcontext(_close_session)
     return app
 

@@ -179,7 +179,7 @@ def submit_from_lms() -> Response:
     headers = {name.lower(): value for name, value in request.headers.items()}
     accepted = intake.accept(db_session(), settings(), integration, body, headers, count=_count)
     if accepted.run_id is not None:
-        queue().send([accepted.run_id])
+        queue().send_after_commit(db_session(), [accepted.run_id])
     status_url = url_for("api.submission", submission_id=accepted.submission_id, _external=True)
     response = _json({"submission_id": accepted.submission_id, "status_url": status_url}, 202)
     response.headers["Location"] = status_url

@@ -165,7 +165,6 @@ def _next_url() -> str:
 def logout() -> Response:
     if current_user.is_authenticated:
         identities.bump_sessions(current_user)
-        db_session().commit()
     logout_user()
     return redirect(url_for("auth.login"))
 
@@ -242,7 +241,6 @@ def confirm(token: str) -> str | Response | tuple[str, int]:
             flash("This address has an account already: sign in.", "info")
             return redirect(url_for("auth.login"))
         course = join(user, wanted["join_code"]) if wanted["join_code"] else None
-        db.commit()
         sign_in(user)
         if course is not None:
             flash(f"Welcome! You joined {course.title}.", "info")
@@ -290,7 +288,6 @@ def reset(token: str) -> str | Response | tuple[str, int]:
     if form.validate_on_submit():
         user.password_hash = hash_password(form.password.data or "")
         identities.bump_sessions(user)
-        db.commit()
         logout_user()
         flash("Your password is changed: sign in with it.", "info")
         return redirect(url_for("auth.login"))
@@ -308,7 +305,6 @@ def join_course() -> str | Response:
         if course is None:
             flash("No course has this join code.", "error")
         else:
-            db_session().commit()
             flash(f"You joined {course.title}.", "info")
             return redirect(url_for("student.home"))
     return render_template("auth/join.html", form=form)

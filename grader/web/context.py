@@ -1,4 +1,5 @@
-"""What a request handler needs: the settings, the database session, role checks."""
+"""What a request handler needs: the settings, the database session (the request's unit
+of work), role checks."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ from typing import Any, TypeVar
 from flask import abort, current_app, g
 from flask_login import current_user, login_required
 from sqlalchemy.orm import Session
+from werkzeug.wrappers import Response as BaseResponse
 
 from grader.config import Settings
 from grader.db import Database
-from grader.models import Role
 from grader.services.queue import Queue
+from grader.web.permissions import has_role
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -35,11 +37,24 @@ def queue() -> Queue:
 
 
 def db_session() -> Session:
-    """The request's session (closed when the request ends; commit explicitly)."""
+    """The request's session: its unit of work, committed once when the request succeeds
+    (see :func:`end_unit_of_work`) and closed when it ends."""
     if "db_session" not in g:
         g.db_session = database().sessions()
     session: Session = g.db_session
     return session
+
+
+def end_unit_of_work(response: BaseResponse) -> BaseResponse:
+    """Commit the request's session when the response is not an error (which sends the
+    tasks the request asked for), roll it back when it is (which forgets them)."""
+    session: Session | None = g.get("db_session")
+    if session is not None:
+        if response.status_code < 400:
+            session.commit()
+        else:
+            session.rollback()
+    return response
 
 
 def role_required(*roles: str) -> Callable[[F], F]:
@@ -49,7 +64,7 @@ def role_required(*roles: str) -> Callable[[F], F]:
         @wraps(view)
         @login_required
         def wrapped(*args: Any, **kwargs: Any) -> Any:
-            if current_user.role != Role.ADMIN and current_user.role not in roles:
+            if not has_role(current_user, *roles):
                 abort(403)
             return view(*args, **kwargs)
 

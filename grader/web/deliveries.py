@@ -21,11 +21,11 @@ from grader.models import (
     DeliveryState,
     Exercise,
     Integration,
-    Membership,
     Role,
     Submission,
 )
 from grader.services.deliveries import replay
+from grader.web import permissions
 from grader.web.context import db_session, queue, role_required
 
 blueprint = Blueprint("deliveries", __name__)
@@ -37,18 +37,8 @@ STATES = tuple(state.value for state in DeliveryState)
 def _taught(session: Session, course_id: int | None) -> Course:
     """The course, if the signed-in user teaches it (or is an admin); else 404."""
     course = session.get(Course, course_id) if course_id is not None else None
-    if course is None:
+    if course is None or not permissions.may_change_course(session, current_user, course.id):
         abort(404)
-    if current_user.role != Role.ADMIN:
-        membership = session.scalar(
-            select(Membership.id).where(
-                Membership.course_id == course.id,
-                Membership.user_id == current_user.id,
-                Membership.role == Role.INSTRUCTOR,
-            )
-        )
-        if membership is None:
-            abort(404)
     return course
 
 
@@ -83,13 +73,8 @@ def _delivery(session: Session, delivery_id: int) -> tuple[Delivery, Course]:
 @role_required(Role.INSTRUCTOR)
 def index() -> str:
     """The courses whose delivery logs the user may read."""
-    session = db_session()
-    query = select(Course).order_by(Course.title)
-    if current_user.role != Role.ADMIN:
-        query = query.join(Membership).where(
-            Membership.user_id == current_user.id, Membership.role == Role.INSTRUCTOR
-        )
-    return render_template("deliveries/index.html", courses=session.scalars(query).all())
+    courses = permissions.taught_courses(db_session(), current_user)
+    return render_template("deliveries/index.html", courses=courses)
 
 
 @blueprint.get("/courses/<int:course_id>")
@@ -153,7 +138,6 @@ def enable_endpoint(delivery_id: int) -> Response:
         flash("This callback URL is not disabled.", "info")
     else:
         endpoints.enable(endpoint, current_user.id)
-        session.commit()
         flash(
             f"Callbacks may go to {delivery.url} again; webhooks naming it are accepted again.",
             "info",
@@ -169,7 +153,6 @@ def replay_delivery(delivery_id: int) -> Response:
     session = db_session()
     delivery, _course = _delivery(session, delivery_id)
     replay(session, delivery)
-    session.commit()
-    queue().send_deliveries([delivery.id])
+    queue().deliver_after_commit(session, [delivery.id])
     flash(f"Delivery {delivery.id} is being sent again.", "info")
     return redirect(url_for("deliveries.detail", delivery_id=delivery.id))

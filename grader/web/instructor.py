@@ -22,6 +22,7 @@ from grader.services import analytics, authoring
 from grader.services.exercise_store import check_files
 from grader.services.runs import regrade_latest
 from grader.services.submissions import aware
+from grader.web import permissions
 from grader.web.context import db_session, queue, role_required, settings
 from grader.web.treesvg import NodeMark, tree_svg
 from reference.problems import FileProblems, Problem
@@ -46,17 +47,22 @@ class UploadForm(FlaskForm):
 # Access.
 
 
+# Every page here is for instructors (``role_required``), and then for the courses they
+# teach: another course's pages are not found.
+
+
 def _course(course_id: int) -> Course:
     session = db_session()
     course = session.get(Course, course_id)
-    if course is None or not authoring.teaches(session, current_user, course_id):
+    if course is None or not permissions.may_change_course(session, current_user, course_id):
         abort(404)
     return course
 
 
 def _exercise(exercise_id: int) -> Exercise:
-    exercise = authoring.taught_exercise(db_session(), current_user, exercise_id)
-    if exercise is None:
+    session = db_session()
+    exercise = session.get(Exercise, exercise_id)
+    if exercise is None or not permissions.may_change_exercise(session, current_user, exercise):
         abort(404)
     return exercise
 
@@ -113,7 +119,6 @@ def upload(course_id: int) -> str | Response | tuple[str, int]:
     if isinstance(result, list):
         session.rollback()
         return _upload_page(course, form, files, result, 422)
-    session.commit()
     short = result.version.content_hash[:10]
     if result.created:
         flash(f"Saved draft version {short} of {slug}: check it, then publish it.", "info")
@@ -286,7 +291,6 @@ def publish(exercise_id: int, version_id: int) -> Response:
         flash("This version no longer loads: it cannot be published.", "error")
         return redirect(url_for(".preview", exercise_id=exercise.id, version_id=version.id))
     authoring.publish(exercise, version, model)
-    db_session().commit()
     flash(f"Published version {version.content_hash[:10]} of {exercise.slug}.", "info")
     return redirect(url_for(".preview", exercise_id=exercise.id, version_id=version.id))
 
@@ -342,6 +346,8 @@ def regrade(exercise_id: int) -> Response:
     exercise = _exercise(exercise_id)
     session = db_session()
     ids = regrade_latest(session, exercise)
+    # Committed and sent here, not at the end of the request: the page says how many of
+    # the runs reached the graders.
     session.commit()
     sent = queue().send(ids)
     if not ids:

@@ -23,6 +23,7 @@ from grader.lms import endpoints, integrations
 from grader.lms.integrations import Credentials
 from grader.models import Course, Integration
 from grader.services.submissions import aware
+from grader.web import permissions
 from grader.web.context import db_session
 
 blueprint = Blueprint("integrations", __name__)
@@ -54,7 +55,7 @@ class ActionForm(FlaskForm):
 
 def _courses(session: Session) -> list[Course]:
     """The courses the signed-in user manages integrations of; 403 when none."""
-    courses = integrations.taught_courses(session, current_user)
+    courses = permissions.taught_courses(session, current_user)
     if not courses and not current_user.is_admin:
         abort(403)
     return courses
@@ -63,7 +64,7 @@ def _courses(session: Session) -> list[Course]:
 def _integration(session: Session, integration_id: int) -> Integration:
     _courses(session)
     found = session.get(Integration, integration_id)
-    if found is None or not integrations.manages(session, current_user, found.course_id):
+    if found is None or not permissions.may_change_integration(session, current_user, found):
         abort(404)
     return found
 
@@ -115,10 +116,9 @@ def create() -> Response | str | tuple[str, int]:
         form.allowed_hosts.errors = [*form.allowed_hosts.errors, *problems]
         return _index(session, courses, form), 400
     course = session.get(Course, form.course.data)
-    if course is None or not integrations.manages(session, current_user, course.id):
+    if course is None or not permissions.may_change_course(session, current_user, course.id):
         abort(404)
     credentials = integrations.create(session, course, form.name.data or "", hosts, current_user)
-    session.commit()
     return _shown(credentials, "created")
 
 
@@ -157,7 +157,6 @@ def update_hosts(integration_id: int) -> Response | tuple[str, int]:
         form.allowed_hosts.errors = [*form.allowed_hosts.errors, *problems]
         return _detail(session, integration, form), 400
     integration.allowed_hosts = hosts
-    session.commit()
     flash("The allowed hosts are saved.", "success")
     return redirect(url_for("integrations.detail", integration_id=integration.id))
 
@@ -173,7 +172,6 @@ def rotate(integration_id: int) -> Response | tuple[str, int]:
         return _detail(session, integration, hosts), 400
     overlap = timedelta(hours=form.overlap_hours.data or 0)
     credentials = integrations.rotate_secret(integration, overlap)
-    session.commit()
     return _shown(credentials, "rotated")
 
 
@@ -185,7 +183,6 @@ def replace_token(integration_id: int) -> Response:
     if not ActionForm().validate():
         abort(400)
     credentials = integrations.replace_token(integration)
-    session.commit()
     return _shown(credentials, "token")
 
 
@@ -197,6 +194,5 @@ def switch(integration_id: int, action: str) -> Response:
     if not ActionForm().validate():
         abort(400)
     integration.enabled = action == "enable"
-    session.commit()
     flash(f"The integration is {action}d.", "success")
     return redirect(url_for("integrations.detail", integration_id=integration.id))

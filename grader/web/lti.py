@@ -144,7 +144,7 @@ def platforms() -> str | Response:
             )
             session.add(platform)
             try:
-                session.commit()
+                session.commit()  # here: a duplicate is told apart by the commit's error
             except IntegrityError:  # registered at the same moment by another request
                 session.rollback()
                 flash("A platform with this issuer and client id is registered already.", "error")
@@ -180,7 +180,6 @@ def delete_platform(platform_id: int) -> Response:
     if not DeleteForm().validate_on_submit():
         abort(400, "The form expired: reload the page and try again.")
     session.delete(found)
-    session.commit()
     flash(f"Platform {found.name} removed, with its launches and pending scores.", "info")
     return redirect(url_for("lti.platforms"))
 
@@ -302,7 +301,6 @@ def _offer_link(platform: LtiPlatform, local: User, claims: dict[str, Any]) -> R
         expires_at=utcnow() + timedelta(seconds=LINK_SECONDS),
     )
     db.add(pending)
-    db.commit()
     browser_session[LINK_SESSION_KEY] = pending.id
     browser_session[limits.ACCOUNT_SESSION_KEY] = local.email
     return redirect(url_for("lti.link"))
@@ -315,7 +313,7 @@ def _pending() -> PendingLink | None:
     pending = db.get(PendingLink, pending_id) if isinstance(pending_id, str) else None
     if pending is not None and aware(pending.expires_at) < utcnow():
         db.delete(pending)
-        db.commit()
+        db.commit()  # here: the page that follows may be an error, which rolls back
         return None
     return pending
 
@@ -374,7 +372,7 @@ def _accept(platform: LtiPlatform, claims: dict[str, Any]) -> Accepted | str:
     for attempt in (1, 2):
         try:
             accepted = accept(session, settings(), platform, claims)
-            session.commit()
+            session.commit()  # here: a collision is told apart by the commit's error
             return accepted
         except LaunchRefused as refused:
             session.rollback()

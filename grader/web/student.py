@@ -25,7 +25,6 @@ from grader.models import (
     ExerciseVersion,
     GradingRun,
     Membership,
-    Role,
     RunState,
     Submission,
     TreeResult,
@@ -41,6 +40,7 @@ from grader.services.submissions import (
     standing,
     submit,
 )
+from grader.web import permissions
 from grader.web.context import db_session, queue, settings
 from grader.web.replay import reference_marks, replay_data
 from grader.web.treesvg import NodeMark, tree_svg
@@ -85,23 +85,6 @@ class SubmitForm(FlaskForm):
 # -- who may see what ------------------------------------------------------------------
 
 
-def _role(membership_role: str | None) -> str | None:
-    """The current user's role in a course where their membership role is
-    ``membership_role`` (None: not a member): an admin is "admin" everywhere."""
-    return Role.ADMIN if current_user.role == Role.ADMIN else membership_role
-
-
-def _course_role(course_id: int) -> str | None:
-    """The current user's role in the course, None when outside it."""
-    return _role(
-        db_session().scalar(
-            select(Membership.role).where(
-                Membership.user_id == current_user.id, Membership.course_id == course_id
-            )
-        )
-    )
-
-
 def _visible_exercise(exercise_id: int) -> Exercise:
     """The exercise if the current user may see it, else 404 (never 403: no hints)."""
     # With its version and the user's membership of its course, in one statement.
@@ -122,8 +105,9 @@ def _visible_exercise(exercise_id: int) -> Exercise:
     if found is None or found[0].current_version is None:
         abort(404)
     exercise, membership_role = found
-    role = _role(membership_role)
-    if role is None or (role == Role.STUDENT and not exercise.published):
+    if not permissions.may_see_exercise(
+        exercise, permissions.role_in_course(current_user, membership_role)
+    ):
         abort(404)
     return exercise
 
@@ -136,10 +120,7 @@ def _visible_submission(submission_id: int) -> tuple[Submission, Exercise]:
     exercise = db_session().get(Exercise, submission.exercise_id)
     if exercise is None:
         abort(404)
-    if submission.user_id != current_user.id and _course_role(exercise.course_id) not in (
-        Role.ADMIN,
-        Role.INSTRUCTOR,
-    ):
+    if not permissions.may_see_submission(db_session(), current_user, submission, exercise):
         abort(404)
     return submission, exercise
 
@@ -399,9 +380,7 @@ def submit_source(exercise_id: int) -> BaseResponse | tuple[str, int]:
             wait = (aware(refused.retry_at) - utcnow()).total_seconds()
             response.headers["Retry-After"] = str(max(int(wait) + 1, 1))
         return response
-    run_id = submission.runs[0].id
-    session.commit()
-    queue().send([run_id])
+    queue().send_after_commit(session, [submission.runs[0].id])
     return redirect(url_for("student.submission", submission_id=submission.id))
 
 
