@@ -17,7 +17,8 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from grader.models import Course, Integration, Membership, Role, User, utcnow
+from grader.models import Course, Integration, User, utcnow
+from grader.services import permissions
 from grader.services.submissions import aware
 
 SECRET_BYTES = 32
@@ -70,36 +71,12 @@ def parse_hosts(text: str) -> tuple[list[str], list[str]]:
     return hosts, problems
 
 
-# Who may manage an integration.
-
-
-def taught_courses(session: Session, user: User) -> list[Course]:
-    """The courses whose integrations ``user`` manages: all for an admin, else the courses
-    where they are an instructor."""
-    query = select(Course).order_by(Course.title, Course.id)
-    if user.role != Role.ADMIN:
-        query = query.join(Membership).where(
-            Membership.user_id == user.id, Membership.role == Role.INSTRUCTOR
-        )
-    return list(session.scalars(query))
-
-
-def manages(session: Session, user: User, course_id: int) -> bool:
-    if user.role == Role.ADMIN:
-        return True
-    found = session.scalar(
-        select(Membership.id).where(
-            Membership.user_id == user.id,
-            Membership.course_id == course_id,
-            Membership.role == Role.INSTRUCTOR,
-        )
-    )
-    return found is not None
+# Who may manage an integration: grader.services.permissions.
 
 
 def managed(session: Session, user: User) -> list[Integration]:
     """The integrations ``user`` may see and change, by course then name."""
-    ids = [course.id for course in taught_courses(session, user)]
+    ids = [course.id for course in permissions.taught_courses(session, user)]
     return list(
         session.scalars(
             select(Integration)

@@ -1,5 +1,5 @@
-"""Instructors' exercises: who teaches what, uploading an exercise folder as a draft version,
-its reference trace step by step, the hidden-tree check, publishing.
+"""Instructors' exercises: uploading an exercise folder as a draft version, its reference
+trace step by step, the hidden-tree check, publishing (who may: grader.services.permissions).
 
 Plain functions over a session; the instructor pages call them.
 """
@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from grader.config import Settings
-from grader.models import Course, Exercise, ExerciseVersion, Membership, Role, Submission, User
+from grader.models import Course, Exercise, ExerciseVersion, Submission, User
 from grader.services.exercise_store import check_files, load_version, materialize, save_version
 from reference.exercises.loader import SLUG_PATTERN, load_exercise
 from reference.exercises.model import Exercise as ExerciseModel
@@ -30,41 +30,7 @@ MAX_STEPS = 2000
 """Trace steps shown per tree (a tree of a million nodes has millions of events)."""
 
 
-# Who teaches what.
-
-
-def taught_courses(session: Session, user: User) -> list[Course]:
-    """The courses ``user`` teaches (every course for an admin), by title."""
-    query = select(Course).order_by(Course.title, Course.id)
-    if user.role != Role.ADMIN:
-        query = query.join(Membership).where(
-            Membership.user_id == user.id, Membership.role == Role.INSTRUCTOR
-        )
-    return list(session.scalars(query).all())
-
-
-def teaches(session: Session, user: User, course_id: int) -> bool:
-    """True when ``user`` may manage course ``course_id``."""
-    if user.role == Role.ADMIN:
-        return session.get(Course, course_id) is not None
-    if user.role != Role.INSTRUCTOR:
-        return False
-    found = session.scalar(
-        select(Membership.id).where(
-            Membership.user_id == user.id,
-            Membership.course_id == course_id,
-            Membership.role == Role.INSTRUCTOR,
-        )
-    )
-    return found is not None
-
-
-def taught_exercise(session: Session, user: User, exercise_id: int) -> Exercise | None:
-    """Exercise ``exercise_id`` when ``user`` teaches its course, else None."""
-    exercise = session.get(Exercise, exercise_id)
-    if exercise is None or not teaches(session, user, exercise.course_id):
-        return None
-    return exercise
+# Who may see and change a course: grader.services.permissions.
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,9 +320,6 @@ __all__ = [
     "publish",
     "reference_traces",
     "slug_problem",
-    "taught_courses",
-    "taught_exercise",
-    "teaches",
     "upload",
     "version_model",
 ]

@@ -14,8 +14,8 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from grader.config import Settings
 from grader.db import Database
+from grader.services.permissions import has_role
 from grader.services.queue import Queue
-from grader.web.permissions import has_role
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -24,8 +24,8 @@ from grader.models import (
     Role,
     Submission,
 )
+from grader.services import permissions
 from grader.services.deliveries import replay
-from grader.web import permissions
 from grader.web.context import db_session, queue, role_required
 
 blueprint = Blueprint("deliveries", __name__)

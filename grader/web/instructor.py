@@ -18,11 +18,10 @@ from wtforms import MultipleFileField, StringField
 from wtforms.validators import Length
 
 from grader.models import Course, Exercise, ExerciseVersion, Role
-from grader.services import analytics, authoring
+from grader.services import analytics, authoring, permissions
 from grader.services.exercise_store import check_files
 from grader.services.runs import regrade_latest
 from grader.services.submissions import aware
-from grader.web import permissions
 from grader.web.context import db_session, queue, role_required, settings
 from grader.web.treesvg import NodeMark, tree_svg
 from reference.problems import FileProblems, Problem
@@ -83,7 +82,7 @@ def home() -> str:
     session = db_session()
     courses = [
         (course, authoring.course_exercises(session, course))
-        for course in authoring.taught_courses(session, current_user)
+        for course in permissions.taught_courses(session, current_user)
     ]
     return render_template("instructor/home.html", courses=courses)
 

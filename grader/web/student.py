@@ -31,6 +31,7 @@ from grader.models import (
     User,
     utcnow,
 )
+from grader.services import permissions
 from grader.services.exercise_store import load_version
 from grader.services.runs import queue_position
 from grader.services.submissions import (
@@ -40,7 +41,6 @@ from grader.services.submissions import (
     standing,
     submit,
 )
-from grader.web import permissions
 from grader.web.context import db_session, queue, settings
 from grader.web.replay import reference_marks, replay_data
 from grader.web.treesvg import NodeMark, tree_svg

@@ -1,4 +1,4 @@
-"""Who may see and change what (grader.web.permissions): an admin everything, a course's
+"""Who may see and change what (grader.services.permissions): an admin everything, a course's
 instructors its exercises, submissions and integrations, a student the published
 exercises of their courses and their own submissions, an outsider nothing."""
 
@@ -10,8 +10,8 @@ from sqlalchemy.orm import Session
 from grader.config import Settings
 from grader.db import Database
 from grader.models import Course, Exercise, Integration, Role, Submission, User
+from grader.services import permissions
 from grader.services.submissions import submit
-from grader.web import permissions
 from tests.grader.conftest import UserFactory
 
 SOURCE = "def alphabeta(node, depth, alpha, beta):\n    return 0\n"
