@@ -1,4 +1,5 @@
 from reference.feedback import Verdict, verdict_legend
+from reference.report import RunVerdict
 from reference.verdict_words import WORDS, node_mark, verdict_word
 
 
@@ -8,6 +9,10 @@ def test_every_node_verdict_has_its_word_and_a_line_in_every_legend() -> None:
         for depth_limited in (True, False):
             legend = verdict_legend(windowed=windowed, depth_limited=depth_limited)
             assert list(legend) == [str(verdict) for verdict in Verdict]
+
+
+def test_every_verdict_of_a_report_and_of_its_trees_has_its_word() -> None:
+    assert set(RunVerdict) <= WORDS.keys()
 
 
 def test_a_verdict_is_said_alike_from_its_enum_and_from_its_stored_value() -> None:

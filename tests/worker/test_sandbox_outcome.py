@@ -6,6 +6,7 @@ from __future__ import annotations
 import signal
 
 from reference.exercises.model import Limits
+from reference.verdict_words import WORDS
 from worker.sandbox import ChildExit, SandboxVerdict
 from worker.sandbox.outcome import decide
 from worker.sandbox.treeserver import Ending, Served
@@ -33,3 +34,7 @@ def test_a_signal_without_a_name_is_named_by_its_number() -> None:
     outcome = decide(served, ChildExit(number, False, 0.0, 0), LIMITS)
     assert outcome.verdict is SandboxVerdict.RUNTIME_ERROR
     assert outcome.message == f"your code's process was ended by signal {number}"
+
+
+def test_every_sandbox_verdict_has_its_word() -> None:
+    assert set(SandboxVerdict) <= WORDS.keys()
