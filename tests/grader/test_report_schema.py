@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from reference.report import SCHEMA_PATH, Report
+from reference.report import SCHEMA_PATH, Report, RunVerdict
 
 OPENAPI = "/api/v1/openapi.json"
 
@@ -26,3 +26,9 @@ def test_the_openapi_document_refers_to_the_schema(client: FlaskClient) -> None:
     callback = schemas["CallbackEvent"]["properties"]["data"]["properties"]["report"]
     assert callback["$ref"] == report["$ref"]
     assert SCHEMA_PATH.removeprefix("/api/v1") in document["paths"]
+
+
+def test_the_submissions_verdict_is_the_reports(client: FlaskClient) -> None:
+    schemas = client.get(OPENAPI).get_json()["components"]["schemas"]
+    verdict = schemas["Submission"]["properties"]["verdict"]
+    assert verdict["enum"] == [str(word) for word in RunVerdict] + [None]
