@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from grader.config import Settings
 from grader.db import Database
 from grader.models import Course
+from grader.services import tasks
 from grader.services.queue import Queue
 from grader.services.unit_of_work import after_commit, pending
 from grader.web import create_app
@@ -111,3 +112,11 @@ def test_actions_wait_for_the_outer_commit_and_are_dropped_on_rollback() -> None
     session.commit()
     session.commit()
     assert done == ["committed"]
+
+
+def test_eager_tasks_without_a_runner_say_how_to_wire_one(
+    monkeypatch: pytest.MonkeyPatch, settings: Settings, database: Database
+) -> None:
+    monkeypatch.setattr(tasks, "LOCAL_RUNNERS", {})
+    with pytest.raises(RuntimeError, match=r"import worker\.runners"):
+        Queue(settings, database).send([1])
