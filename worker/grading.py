@@ -40,13 +40,14 @@ from reference.report import (
 from reference.search import Cutoff, Enter, Evaluate, Return, SearchResult
 from reference.tree import Number, Tree
 from reference.values import format_value
+from reference.verdict_words import verdict_word
 from worker.harness.local import entry_spec
 from worker.sandbox import (
     STOPPING_VERDICTS,
-    Outcome,
     RunRecord,
     SandboxOptions,
-    Verdict,
+    SandboxOutcome,
+    SandboxVerdict,
     run_sandboxed_trees,
 )
 
@@ -68,7 +69,6 @@ not ok, pruned or not observed)."""
 NOT_RUN = str(RunVerdict.NOT_RUN)
 """The verdict of a tree that was not run: the file does not compile, an earlier tree hit
 a limit, or the submission's time was spent."""
-INTERNAL_ERROR = str(RunVerdict.INTERNAL_ERROR)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +154,7 @@ def _kept_reference(exercise: Exercise, tree: Tree) -> SearchResult | None:
 
 
 def _run_verdict(record: RunRecord, feedback: TreeFeedback | None) -> str:
-    if record.outcome.verdict is not Verdict.COMPLETED:
+    if record.outcome.verdict is not SandboxVerdict.COMPLETED:
         return str(record.outcome.verdict)
     assert feedback is not None
     return "passed" if feedback.perfect else "failed"
@@ -329,8 +329,8 @@ def _case_report(
         # code's to choose, and its node verdicts would tell the tree's shape.
         if feedback is not None and not feedback.perfect:
             report.message = hidden_reason(feedback, reasons)
-        elif record.outcome.verdict is not Verdict.COMPLETED:
-            report.message = verdict.replace("_", " ")
+        elif record.outcome.verdict is not SandboxVerdict.COMPLETED:
+            report.message = verdict_word(verdict)
         return report
     report.message = _short(record.outcome.message, MESSAGE_LIMIT)
     if replay is not None:
@@ -377,7 +377,7 @@ def _not_run(case: Case, reason: str) -> TreeCase:
 
 
 def _stopped_because(
-    compile_error: Outcome | None,
+    compile_error: SandboxOutcome | None,
     records: list[RunRecord],
     found: list[Case],
     limits: Limits,
@@ -388,7 +388,7 @@ def _stopped_because(
     if records and records[-1].outcome.verdict in STOPPING_VERDICTS:
         case = found[len(records) - 1]
         where = "a hidden tree" if case.hidden else f"tree {case.name}"
-        words = str(records[-1].outcome.verdict).replace("_", " ")
+        words = verdict_word(records[-1].outcome.verdict)
         return f"the search ended with {words} on {where}"
     return f"the submission's time ({limits.submission_budget:g} s for all trees) was spent"
 
@@ -427,7 +427,7 @@ def grade(
     with gc_paused():
         records = run_sandboxed_trees(runs, source, filename, exercise.limits, options=options)
     compile_error = None
-    if records and records[-1].outcome.verdict is Verdict.COMPILE_ERROR:
+    if records and records[-1].outcome.verdict is SandboxVerdict.COMPILE_ERROR:
         compile_error = records.pop().outcome
     all_feedback: list[TreeFeedback | None] = []
     reports = []
@@ -436,7 +436,7 @@ def grade(
     first_problem: tuple[Case, RunRecord] | None = None
     for case, record in zip(found, records, strict=False):
         with gc_paused():
-            completed = record.outcome.verdict is Verdict.COMPLETED
+            completed = record.outcome.verdict is SandboxVerdict.COMPLETED
             reference = case.reference_of(exercise) if completed or not case.hidden else None
             feedback = None
             if completed and reference is not None:
@@ -480,7 +480,7 @@ def grade(
 def _overall(
     reports: list[TreeCase],
     problem: tuple[Case, RunRecord] | None,
-    compile_error: Outcome | None,
+    compile_error: SandboxOutcome | None,
     unrun: list[Case],
 ) -> tuple[str, str]:
     if compile_error is not None:
@@ -491,11 +491,11 @@ def _overall(
         if case.hidden:
             # Its message and line are the student's to choose (an exception's text can
             # carry anything the code saw): of a hidden tree, only the verdict is told.
-            words = str(outcome.verdict).replace("_", " ")
+            words = verdict_word(outcome.verdict)
             return str(outcome.verdict), f"{words} on a hidden tree ({case.name})"
         return str(outcome.verdict), _positioned(outcome)
     if unrun:
-        return str(Verdict.TIME_LIMIT), (
+        return str(SandboxVerdict.TIME_LIMIT), (
             f"{len(unrun)} of {len(reports)} trees were not run: "
             + (reports[-len(unrun)].message or "").removeprefix("not run: ")
         )
@@ -508,7 +508,7 @@ def _overall(
     )
 
 
-def _positioned(outcome: Outcome) -> str:
+def _positioned(outcome: SandboxOutcome) -> str:
     """An outcome's message with the line (and column) it names, if any."""
     where = ""
     if outcome.line is not None:
@@ -539,7 +539,7 @@ def fit(model: Report, limit: int = REPORT_LIMIT) -> Report:
     if _size(report) > limit:
         for case in report["cases"]:
             nodes = case.get("nodes") or []
-            kept = [node for node in nodes if node["verdict"] not in _GOOD][:NODES_CUT]
+            kept = [node for node in nodes if node["verdict"] not in GOOD_VERDICTS][:NODES_CUT]
             if len(kept) < len(nodes):
                 omitted = Counter(node["verdict"] for node in nodes) - Counter(
                     node["verdict"] for node in kept
@@ -562,9 +562,6 @@ def fit(model: Report, limit: int = REPORT_LIMIT) -> Report:
         cut.append("replays and node lists")
     report["cut"] = "the report was too large: cut " + ", ".join(dict.fromkeys(cut))
     return Report.model_validate(report)
-
-
-_GOOD = frozenset(str(verdict) for verdict in GOOD_VERDICTS)
 
 
 def _size(report: dict[str, Any]) -> int:
