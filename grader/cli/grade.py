@@ -20,14 +20,9 @@ from reference.drawing import draw as draw_tree
 from reference.report import NodeReport, Report
 from reference.safe_json import terminal_text
 from reference.tree import Node
+from reference.verdict_words import node_mark
 from worker.grading import grade as grade_submission
 from worker.sandbox import SandboxOptions, SandboxUnavailable
-
-MARKS = {
-    "ok": "ok",
-    "pruned": "pruned",
-    "not_observed": "(not observed)",
-}
 
 
 @click.command()
@@ -95,10 +90,7 @@ def _print(report: Report, exercise: Any) -> None:
 
         def note(node: Node, verdicts: dict[str, NodeReport] = verdicts) -> str:
             item = verdicts[node.name]
-            mark = MARKS.get(item.verdict, item.verdict.upper())
-            if item.verdict in MARKS:
-                return mark
-            return f"{mark}: {item.message}"
+            return node_mark(item.verdict, item.message)
 
         _echo(draw_tree(exercise.tree(case.name).tree, note))
         if case.value is not None:
