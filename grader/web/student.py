@@ -51,6 +51,7 @@ from reference.report import Report, TreeCase
 from reference.starter import entry_parameters, starter_source
 from reference.tree import Tree
 from reference.values import format_value
+from reference.verdict_words import verdict_word
 
 blueprint = Blueprint("student", __name__)
 
@@ -450,7 +451,7 @@ def verdict_marks(
         parent = tree.parent(node.name)
         parent_row = rows.get(parent.name) if parent is not None else None
         parent_pruned = parent_row is not None and parent_row.get("verdict") == "pruned"
-        lines = [f"{node.name} ({node.kind}): {verdict.replace('_', ' ')}"]
+        lines = [f"{node.name} ({node.kind}): {verdict_word(verdict)}"]
         for key in ("expected", "actual"):
             if row.get(key) is not None:
                 lines.append(f"{key}: {row[key]}")
@@ -542,6 +543,9 @@ def submission_status(submission_id: int) -> Response:
     response = jsonify(_status(found))
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+blueprint.add_app_template_filter(verdict_word, "verdict_word")
 
 
 @blueprint.app_template_filter("moment")
