@@ -14,11 +14,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from grader.models import Exercise, GradingRun, Membership, Role, RunState, Submission, User
-from grader.services.submissions import INTERNAL_ERROR
-from reference.report import Report, TreeCase
-
-GOOD = frozenset({"ok", "pruned", "not_observed"})
-"""Node verdicts that are not a mistake."""
+from reference.feedback import GOOD_VERDICTS
+from reference.report import Report, RunVerdict, TreeCase
 
 BUCKETS = 10
 """Score histogram buckets (0-10 %, ..., 90-100 %)."""
@@ -71,7 +68,9 @@ class NodeHeat:
     @property
     def wrong(self) -> int:
         """Students whose verdict here is a mistake."""
-        return sum(count for verdict, count in self.verdicts.items() if verdict not in GOOD)
+        return sum(
+            count for verdict, count in self.verdicts.items() if verdict not in GOOD_VERDICTS
+        )
 
     @property
     def share(self) -> float:
@@ -209,7 +208,7 @@ def grade_rows(session: Session, exercise: Exercise) -> list[GradeRow]:
             .where(
                 Submission.exercise_id == exercise.id,
                 GradingRun.state == RunState.GRADED,
-                GradingRun.verdict != INTERNAL_ERROR,
+                GradingRun.verdict != RunVerdict.INTERNAL_ERROR,
             )
             .group_by(Submission.user_id)
         ).all()

@@ -15,8 +15,7 @@ from sqlalchemy.orm import Session
 from grader.config import Settings
 from grader.models import Exercise, GradingRun, RunState, Submission, User, utcnow
 from grader.models.submissions import Lane
-
-INTERNAL_ERROR = "internal_error"
+from reference.report import RunVerdict
 
 
 class SubmissionRefused(Exception):
@@ -59,7 +58,10 @@ def _counted(user_id: int, exercise_id: int) -> Select[datetime]:
     it). The runs are looked up by submission (indexed), never scanned."""
     failed_by_us = (
         select(GradingRun.id)
-        .where(GradingRun.submission_id == Submission.id, GradingRun.verdict == INTERNAL_ERROR)
+        .where(
+            GradingRun.submission_id == Submission.id,
+            GradingRun.verdict == RunVerdict.INTERNAL_ERROR,
+        )
         .exists()
     )
     graded = (
@@ -67,7 +69,7 @@ def _counted(user_id: int, exercise_id: int) -> Select[datetime]:
         .where(
             GradingRun.submission_id == Submission.id,
             GradingRun.verdict.is_not(None),
-            GradingRun.verdict != INTERNAL_ERROR,
+            GradingRun.verdict != RunVerdict.INTERNAL_ERROR,
         )
         .exists()
     )
