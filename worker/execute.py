@@ -39,13 +39,13 @@ from grader.models.submissions import Lane
 from grader.services.exercise_store import load_version, materialize
 from grader.services.queue import Queue
 from grader.services.runs import (
-    INTERNAL_ERROR,
     finish_run,
     move_to_slow_lane,
     retry_run,
     start_run,
 )
 from reference.exercises.model import Exercise
+from reference.report import RunVerdict
 from worker.grading import grade
 from worker.sandbox import SandboxOptions
 from worker.sandbox.importable import preload_for
@@ -207,7 +207,7 @@ def _store(
     report: dict[str, Any],
     began: float,
 ) -> str:
-    if report["verdict"] == INTERNAL_ERROR:
+    if report["verdict"] == RunVerdict.INTERNAL_ERROR:
         log.error("run %s: the sandbox failed: %s", run_id, report["message"])
         return _retry(database, settings, run_id, delivery, "the sandbox failed", report)
     try:

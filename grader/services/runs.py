@@ -27,8 +27,6 @@ from grader.services.results import store_report
 from reference.report import RunVerdict
 from reference.safe_json import safe_text
 
-INTERNAL_ERROR = RunVerdict.INTERNAL_ERROR
-"""The report's word, under the name worker.execute still imports it by."""
 UNSENT_GRACE = timedelta(seconds=30)
 """A queued run whose task never reached the broker is re-sent after this long."""
 
