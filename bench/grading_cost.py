@@ -28,7 +28,7 @@ from reference.naming import action_labels, child_names
 from reference.search import search
 from reference.tree import Edge, Kind, Node, Tree
 from worker.harness.local import entry_spec, run_local
-from worker.sandbox import Verdict, run_sandboxed
+from worker.sandbox import SandboxVerdict, run_sandboxed
 
 SOURCE = (
     Path(__file__).resolve().parents[1] / "exercises/implementations/minimax/correct_plain.py"
@@ -70,7 +70,7 @@ def measure(tree: Tree, repeat: int) -> tuple[float, float, float, float, int, i
             start = time.perf_counter()
             record = run_sandboxed(tree, SOURCE, "minimax.py", spec, limits)
             judged = time.perf_counter()
-            assert record.outcome.verdict is Verdict.COMPLETED, record.outcome
+            assert record.outcome.verdict is SandboxVerdict.COMPLETED, record.outcome
             feedback = judge(tree, reference, record.observed)
             runs.append(judged - start)
             judgements.append(time.perf_counter() - judged)

@@ -43,7 +43,7 @@ from worker.harness.local import entry_spec, run_local
 from worker.sandbox import (
     ForkServer,
     SandboxOptions,
-    Verdict,
+    SandboxVerdict,
     run_sandboxed,
     run_sandboxed_trees,
 )
@@ -108,7 +108,7 @@ def round_trip(server: ForkServer, calls: int, repeat: int, *, pin: bool) -> flo
         record = run_sandboxed(
             tree, CALLS.format(calls=calls), "bench.py", spec, Limits(), options=options
         )
-        assert record.outcome.verdict is Verdict.COMPLETED, record.outcome
+        assert record.outcome.verdict is SandboxVerdict.COMPLETED, record.outcome
         times.append(float(record.stdout))
     return statistics.median(times)
 
@@ -123,7 +123,7 @@ def one_run(server: ForkServer, repeat: int, *, pin: bool = True) -> float:
         start = time.perf_counter()
         record = run_sandboxed(tree, ALPHABETA, "bench.py", spec, Limits(), options=options)
         times.append(time.perf_counter() - start)
-        assert record.outcome.verdict is Verdict.COMPLETED, record.outcome
+        assert record.outcome.verdict is SandboxVerdict.COMPLETED, record.outcome
     return statistics.median(times)
 
 
@@ -195,7 +195,7 @@ def empty_session(server: ForkServer, repeat: int) -> float:
                 runs, NO_CALLS, "bench.py", exercise.limits, options=options
             )
         times.append(time.perf_counter() - start)
-        assert all(record.outcome.verdict is Verdict.COMPLETED for record in records)
+        assert all(record.outcome.verdict is SandboxVerdict.COMPLETED for record in records)
     return statistics.median(times)
 
 

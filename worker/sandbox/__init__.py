@@ -26,12 +26,10 @@ if TYPE_CHECKING:
     )
     from worker.sandbox.options import SandboxOptions
     from worker.sandbox.outcome import (
-        Outcome,
         RunRecord,
         SandboxOutcome,
         SandboxVerdict,
         Usage,
-        Verdict,
     )
     from worker.sandbox.run import STOPPING_VERDICTS, run_sandboxed, run_sandboxed_trees
 
@@ -48,8 +46,6 @@ _HOMES = {
     "RunRecord": "worker.sandbox.outcome",
     "Usage": "worker.sandbox.outcome",
     "SandboxVerdict": "worker.sandbox.outcome",
-    "Outcome": "worker.sandbox.outcome",
-    "Verdict": "worker.sandbox.outcome",
     "STOPPING_VERDICTS": "worker.sandbox.run",
     "run_sandboxed": "worker.sandbox.run",
     "run_sandboxed_trees": "worker.sandbox.run",
@@ -59,14 +55,12 @@ __all__ = [
     "STOPPING_VERDICTS",
     "ChildExit",
     "ForkServer",
-    "Outcome",
     "RunRecord",
     "SandboxOptions",
     "SandboxOutcome",
     "SandboxUnavailable",
     "SandboxVerdict",
     "Usage",
-    "Verdict",
     "compile_check",
     "run_sandboxed",
     "run_sandboxed_trees",

@@ -52,12 +52,6 @@ class SandboxOutcome:
     traceback: tuple[str, ...] = ()
 
 
-# The names these had before the report's own verdicts (reference.report) were made; for
-# the modules outside the sandbox that still say them.
-Verdict = SandboxVerdict
-Outcome = SandboxOutcome
-
-
 @dataclass(frozen=True, slots=True)
 class Usage:
     """What the run cost."""
