@@ -36,7 +36,7 @@ from grader.models import (
     Submission,
     utcnow,
 )
-from grader.services.deliveries import Outcome, register_event_maker, register_sender
+from grader.services.deliveries import DeliveryOutcome, register_event_maker, register_sender
 from reference.report import Report, RunVerdict
 
 log = logging.getLogger(__name__)
@@ -259,20 +259,22 @@ def post(target: Target, body: bytes, headers: dict[str, str]) -> Any:
         raise last
 
 
-def send_callback(session: Session, delivery: Delivery) -> Outcome:
+def send_callback(session: Session, delivery: Delivery) -> DeliveryOutcome:
     """One signed POST of ``delivery``'s event; what the receiver said."""
     integration = (
         session.get(Integration, delivery.integration_id) if delivery.integration_id else None
     )
     if integration is None or not integration.enabled:
-        return Outcome(None, "the integration is disabled or removed", give_up=True)
+        return DeliveryOutcome(None, "the integration is disabled or removed", give_up=True)
     gone = endpoints.disabled(session, integration.id, delivery.url)
     if gone is not None:
-        return Outcome(None, f"the endpoint is disabled: {gone.disabled_reason}", give_up=True)
+        return DeliveryOutcome(
+            None, f"the endpoint is disabled: {gone.disabled_reason}", give_up=True
+        )
     # Checked again now: the allowed hosts or the host's addresses may have changed.
     target = inspect_callback_url(delivery.url, integration.allowed_hosts, ALLOW_PRIVATE)
     if isinstance(target, Refusal):
-        return Outcome(None, target.reason, give_up=target.lasting)
+        return DeliveryOutcome(None, target.reason, give_up=target.lasting)
     body = json.dumps(delivery.payload, separators=(",", ":"))
     moment = datetime.now(UTC)
     headers = {
@@ -286,18 +288,18 @@ def send_callback(session: Session, delivery: Delivery) -> Outcome:
         response = post(target, body.encode(), headers)
     except requests.Timeout as error:
         connect, read = TIMEOUTS
-        return Outcome(
+        return DeliveryOutcome(
             None, f"no answer (timeouts: {connect:g} s to connect, {read:g} s to read): {error}"
         )
     except requests.RequestException as error:
-        return Outcome(None, f"could not connect: {error}")
+        return DeliveryOutcome(None, f"could not connect: {error}")
     code = int(response.status_code)
     if 200 <= code < 300:
-        return Outcome(code)
+        return DeliveryOutcome(code)
     if code == 410:
         endpoint = endpoints.disable(session, integration.id, delivery.url)
         log.info("callback endpoint %s disabled: %s", delivery.url, endpoint.disabled_reason)
-        return Outcome(
+        return DeliveryOutcome(
             code,
             "410 Gone: the endpoint is disabled until an instructor enables it again",
             give_up=True,
@@ -305,8 +307,8 @@ def send_callback(session: Session, delivery: Delivery) -> Outcome:
     wait = retry_after(response.headers.get("Retry-After"))
     if 300 <= code < 400:
         where = (response.headers.get("Location") or "nowhere")[:300]
-        return Outcome(code, f"HTTP {code}: a redirect (to {where}), not followed", wait)
-    return Outcome(code, f"HTTP {code} {response.reason or ''}".strip(), wait)
+        return DeliveryOutcome(code, f"HTTP {code}: a redirect (to {where}), not followed", wait)
+    return DeliveryOutcome(code, f"HTTP {code} {response.reason or ''}".strip(), wait)
 
 
 register_event_maker("callbacks", make_callbacks)

@@ -37,7 +37,7 @@ from grader.models import (
     Submission,
     utcnow,
 )
-from grader.services.deliveries import Outcome, register_event_maker, register_sender
+from grader.services.deliveries import DeliveryOutcome, register_event_maker, register_sender
 
 log = logging.getLogger(__name__)
 
@@ -111,18 +111,20 @@ def make_scores(session: Session, run: GradingRun) -> list[Delivery]:
     return made
 
 
-def send_score(session: Session, delivery: Delivery) -> Outcome:
+def send_score(session: Session, delivery: Delivery) -> DeliveryOutcome:
     """One POST of ``delivery``'s score with a fresh or cached access token."""
     platform = session.get(LtiPlatform, delivery.platform_id) if delivery.platform_id else None
     if platform is None:
-        return Outcome(None, "the platform is no longer registered", give_up=True)
+        return DeliveryOutcome(None, "the platform is no longer registered", give_up=True)
     problem = url_problem(delivery.url)
     if problem is not None:
-        return Outcome(None, f"the scores URL {problem}", give_up=True)
+        return DeliveryOutcome(None, f"the scores URL {problem}", give_up=True)
     try:
         token = access_token(platform, SCORE_SCOPE)
     except TokenRefused as refused:
-        return Outcome(None, f"no access token: {refused}", retry_after(refused.retry_after))
+        return DeliveryOutcome(
+            None, f"no access token: {refused}", retry_after(refused.retry_after)
+        )
     try:
         response = requests.post(
             delivery.url,
@@ -137,19 +139,21 @@ def send_score(session: Session, delivery: Delivery) -> Outcome:
             allow_redirects=False,
         )
     except requests.Timeout as error:
-        return Outcome(None, f"no answer within {TIMEOUTS[0] + TIMEOUTS[1]:.0f} s ({error})")
+        return DeliveryOutcome(
+            None, f"no answer within {TIMEOUTS[0] + TIMEOUTS[1]:.0f} s ({error})"
+        )
     except requests.RequestException as error:
-        return Outcome(None, f"could not connect: {error}")
+        return DeliveryOutcome(None, f"could not connect: {error}")
     code = int(response.status_code)
     if 200 <= code < 300:
-        return Outcome(code)
+        return DeliveryOutcome(code)
     if code == 401:
         forget(platform, SCORE_SCOPE)  # revoked or expired early: the next try gets a new one
     wait = retry_after(response.headers.get("Retry-After"))
     detail = f"HTTP {code} {response.reason or ''}".strip()
     if code == 410:
-        return Outcome(code, f"{detail}: the line item is gone", give_up=True)
-    return Outcome(code, detail, wait)
+        return DeliveryOutcome(code, f"{detail}: the line item is gone", give_up=True)
+    return DeliveryOutcome(code, detail, wait)
 
 
 register_event_maker("lti_scores", make_scores)

@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class DeliveryOutcome:
     """One attempt's result: the response code (None: no response) and what went wrong."""
 
     status_code: int | None
@@ -53,7 +53,7 @@ class Outcome:
         return self.status_code is not None and 200 <= self.status_code < 300
 
 
-Sender = Callable[[Session, Delivery], Outcome]
+Sender = Callable[[Session, Delivery], DeliveryOutcome]
 EventMaker = Callable[[Session, GradingRun], list[Delivery]]
 
 SENDERS: dict[str, Sender] = {}
@@ -116,7 +116,7 @@ def attempt(session: Session, delivery_id: int, now: datetime | None = None) -> 
         outcome = sender(session, delivery)
     except Exception as error:  # a fault of the sender: logged as a failed attempt
         session.rollback()
-        outcome = Outcome(None, f"{type(error).__name__}: {error}")
+        outcome = DeliveryOutcome(None, f"{type(error).__name__}: {error}")
     took = utcnow() - began
     ended = now + took  # on the caller's clock, which tests move forward
     changes = _next(delivery, outcome, attempts + 1, ended)
@@ -174,7 +174,9 @@ def claim(session: Session, delivery_id: int, now: datetime) -> tuple[str, int] 
     return None if row is None else (token, int(row[0]))
 
 
-def _next(delivery: Delivery, outcome: Outcome, attempts: int, ended: datetime) -> dict[str, Any]:
+def _next(
+    delivery: Delivery, outcome: DeliveryOutcome, attempts: int, ended: datetime
+) -> dict[str, Any]:
     """The delivery's columns after its ``attempts``-th attempt, ended at ``ended``."""
     if outcome.delivered:
         return {
