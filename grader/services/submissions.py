@@ -81,7 +81,7 @@ def _counted(user_id: int, exercise_id: int) -> Select[datetime]:
 
 
 @dataclass(frozen=True, slots=True)
-class Standing:
+class Attempts:
     """A student's attempts on an exercise: how many count, and when the next is allowed."""
 
     attempts: int
@@ -95,8 +95,8 @@ def standing(
     user_id: int,
     exercise_id: int,
     now: datetime | None = None,
-) -> Standing:
-    """The student's :class:`Standing` on the exercise, read in one statement."""
+) -> Attempts:
+    """The student's :class:`Attempts` on the exercise, read in one statement."""
     now = now or utcnow()
     counted = _counted(user_id, exercise_id).cte("counted")  # read once, used twice
     # The last submission the hourly limit allows: the next is allowed an hour after it.
@@ -118,7 +118,7 @@ def standing(
     if hourly is not None and settings.submissions_per_hour > 0:
         waits.append(aware(hourly) + timedelta(hours=1))
     allowed = max(waits, default=None)
-    return Standing(attempts, allowed if allowed is not None and allowed > now else None)
+    return Attempts(attempts, allowed if allowed is not None and allowed > now else None)
 
 
 def submit(

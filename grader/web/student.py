@@ -130,7 +130,7 @@ def _visible_submission(submission_id: int) -> tuple[Submission, Exercise]:
 
 
 @dataclass
-class Standing:
+class ExerciseResults:
     """A student's results on one exercise."""
 
     attempts: int = 0
@@ -139,16 +139,16 @@ class Standing:
     latest: str | None = None
 
 
-def _standings(user_id: int, exercise_ids: list[int]) -> dict[int, Standing]:
+def _standings(user_id: int, exercise_ids: list[int]) -> dict[int, ExerciseResults]:
     submissions = db_session().scalars(
         select(Submission)
         .where(Submission.user_id == user_id, Submission.exercise_id.in_(exercise_ids))
         .order_by(Submission.id)
         .options(selectinload(Submission.runs))
     )
-    found: dict[int, Standing] = {}
+    found: dict[int, ExerciseResults] = {}
     for submission in submissions:
-        standing = found.setdefault(submission.exercise_id, Standing())
+        standing = found.setdefault(submission.exercise_id, ExerciseResults())
         standing.attempts += 1
         run = submission.latest_run
         if run is None:
