@@ -20,6 +20,7 @@ from grader.logs import bind
 from grader.services.deliveries import due
 from grader.services.queue import Queue
 from grader.services.runs import stuck_runs
+from grader.services.tasks import DELIVER_TASK, GRADE_TASK, REAP_TASK, SWEEP_TASK
 from worker.celery_app import app
 from worker.execute import execute_run
 from worker.outbound import deliver_now
@@ -49,7 +50,7 @@ def _database() -> Database:
     return Database.from_settings(app.conf.grader_settings)
 
 
-@app.task(name="worker.tasks.grade_run", bind=True, base=GraderTask)
+@app.task(name=GRADE_TASK, bind=True, base=GraderTask)
 def grade_run(self: Any, run_id: int) -> str:
     with bind(task_id=self.request.id):
         return execute_run(
@@ -61,7 +62,7 @@ def grade_run(self: Any, run_id: int) -> str:
         )
 
 
-@app.task(name="worker.tasks.reap_stuck_runs")
+@app.task(name=REAP_TASK)
 def reap_stuck_runs() -> int:
     """Send again every run stuck in queued or running past the timeout (not tried again
     after an error: the beat sends the next one soon)."""
@@ -71,7 +72,7 @@ def reap_stuck_runs() -> int:
     return Queue(app.conf.grader_settings, database, app).send(ids)
 
 
-@app.task(name="worker.tasks.deliver", bind=True, base=GraderTask)
+@app.task(name=DELIVER_TASK, bind=True, base=GraderTask)
 def deliver(self: Any, delivery_id: int) -> str:
     """One attempt of an outbound delivery; the next one is planned with a countdown."""
     wait = deliver_now(_database(), delivery_id)
@@ -81,7 +82,7 @@ def deliver(self: Any, delivery_id: int) -> str:
     return f"retry in {wait:.0f} s"
 
 
-@app.task(name="worker.tasks.sweep_deliveries")
+@app.task(name=SWEEP_TASK)
 def sweep_deliveries() -> int:
     """Send every delivery whose next try is due (any message the broker lost; not tried
     again after an error: the beat sends the next sweep soon)."""

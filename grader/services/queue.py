@@ -28,8 +28,6 @@ from grader.services.tasks import (
     GRADING_QUEUES,
     MAINTENANCE_QUEUE,
     QUEUES,
-    REAP_TASK,
-    SWEEP_TASK,
     TASK_QUEUES,
     local_runner,
     make_producer,
@@ -43,8 +41,6 @@ __all__ = [  # the tasks' names and queues, where their callers found them befor
     "GRADING_QUEUES",
     "MAINTENANCE_QUEUE",
     "QUEUES",
-    "REAP_TASK",
-    "SWEEP_TASK",
     "TASK_QUEUES",
     "Queue",
 ]
