@@ -8,14 +8,14 @@ sends it to an LMS.
 from __future__ import annotations
 
 import json
-import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict
 
 from reference.algorithms import ALGORITHMS
 from reference.allocation import gc_paused
+from reference.caching import IdentityCache
 from reference.exercises.model import Exercise, Limits
 from reference.feedback import TreeFeedback, combine, judge
 from reference.feedback import Verdict as NodeVerdict
@@ -100,8 +100,9 @@ class Prepared:
 CASES_CACHE_SIZE = 64
 REFERENCE_KEPT_NODES = KEPT_NODES
 """The judge keeps what it works out about trees up to the same size."""
-_prepared: OrderedDict[tuple[int, bytes, str], tuple[Exercise, Prepared]] = OrderedDict()
-_prepared_lock = threading.Lock()
+_prepared: IdentityCache[dict[tuple[bytes, str], Prepared]] = IdentityCache(CASES_CACHE_SIZE)
+"""Each exercise's prepared trees, by hidden-tree key and exercises folder (one of each in
+a deployment, so each exercise holds one or two)."""
 
 
 def prepared(exercise: Exercise, key: bytes, exercises_dir: Path) -> Prepared:
@@ -110,12 +111,11 @@ def prepared(exercise: Exercise, key: bytes, exercises_dir: Path) -> Prepared:
     Building the pool runs the library's wrong implementations on candidates: it costs
     far more than grading, and its result depends only on the arguments, so it is kept for
     the most recently used exercises (an exercise object is never changed once loaded)."""
-    slot = (id(exercise), key, str(exercises_dir))
-    with _prepared_lock:
-        hit = _prepared.get(slot)
-        if hit is not None and hit[0] is exercise:
-            _prepared.move_to_end(slot)
-            return hit[1]
+    kept = _prepared.get(dict, exercise)
+    slot = (key, str(exercises_dir))
+    hit = kept.get(slot)
+    if hit is not None:
+        return hit
     public = tuple(
         Case(entry.name, False, entry.tree, _kept_reference(exercise, entry.tree))
         for entry in exercise.trees
@@ -123,12 +123,7 @@ def prepared(exercise: Exercise, key: bytes, exercises_dir: Path) -> Prepared:
     library = load_library(exercises_dir / LIBRARY_FOLDER)
     pool = build_pool(exercise, key, wrong_for(exercise, library), reference_judge(exercise))
     catchers = {item.index: _kept_reference(exercise, item.tree) for item in pool.catchers}
-    made = Prepared(public, pool, catchers)
-    with _prepared_lock:
-        _prepared[slot] = (exercise, made)
-        while len(_prepared) > CASES_CACHE_SIZE:
-            _prepared.popitem(last=False)
-    return made
+    return kept.setdefault(slot, Prepared(public, pool, catchers))
 
 
 def cases(exercise: Exercise, key: bytes, exercises_dir: Path, draw: str = "") -> list[Case]:
