@@ -45,6 +45,7 @@ from grader.web.context import db_session, queue, settings
 from grader.web.replay import reference_marks, replay_data
 from grader.web.treesvg import NodeMark, tree_svg
 from reference.algorithms import ALGORITHMS
+from reference.caching import IdentityCache
 from reference.exercises.model import Exercise as ExerciseModel
 from reference.feedback import verdict_legend
 from reference.report import Report, TreeCase
@@ -288,25 +289,23 @@ class _Fixed:
 
 
 _FIXED_KEPT = 64
-_fixed: dict[tuple[int, str], tuple[ExerciseModel, _Fixed]] = {}
+_fixed: IdentityCache[dict[str, _Fixed]] = IdentityCache(_FIXED_KEPT)
+"""Each exercise model's fixed parts, by the statement shown with it (one in practice)."""
 
 
 def _fixed_parts(model: ExerciseModel, statement: str) -> _Fixed:
     """The drawn trees, statement and conventions of ``model`` (an exercise model object is
     never changed once loaded: they are made once per model and statement)."""
-    key = (id(model), statement)
-    hit = _fixed.get(key)
-    if hit is not None and hit[0] is model:
-        return hit[1]
+    kept = _fixed.get(dict, model)
+    hit = kept.get(statement)
+    if hit is not None:
+        return hit
     fixed = _Fixed(
         [(entry.name, tree_svg(entry.tree, caption=entry.name)) for entry in model.trees],
         statement_html(statement),
         conventions(model),
     )
-    if len(_fixed) >= _FIXED_KEPT:
-        _fixed.clear()
-    _fixed[key] = (model, fixed)
-    return fixed
+    return kept.setdefault(statement, fixed)
 
 
 def _exercise_page(
