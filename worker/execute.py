@@ -45,7 +45,7 @@ from grader.services.runs import (
     start_run,
 )
 from reference.exercises.model import Exercise
-from reference.report import RunVerdict
+from reference.report import Report, RunVerdict
 from worker.grading import grade
 from worker.sandbox import SandboxOptions
 from worker.sandbox.importable import preload_for
@@ -129,7 +129,7 @@ def _grade_and_store(
             # A regrade of the same submission against the same exercise version gets the
             # same hidden trees; another submission, or another version, gets others.
             draw=f"version-{version.content_hash}/submission-{submission_id}",
-        ).to_json()
+        )
     except Exception as error:
         log.exception("run %s: internal error while grading", run_id)
         what = f"the grader raised {type(error).__name__}"
@@ -170,9 +170,9 @@ def _fast_lane(model: Exercise, source: str, options: SandboxOptions) -> Exercis
     return replace(model, limits=fast)
 
 
-def _hit_a_limit(report: dict[str, Any]) -> bool:
+def _hit_a_limit(report: Report) -> bool:
     """Whether a tree of the report hit a limit of time or memory (or the budget ran out)."""
-    verdicts = {report["verdict"]} | {case["verdict"] for case in report["cases"]}
+    verdicts = {report.verdict} | {case.verdict for case in report.cases}
     return bool(verdicts & LIMIT_VERDICTS)
 
 
@@ -181,7 +181,7 @@ def _to_slow_lane(
     settings: Settings,
     run_id: int,
     delivery: int,
-    report: dict[str, Any],
+    report: Report,
     began: float,
 ) -> str:
     with _session(database) as session:
@@ -192,7 +192,7 @@ def _to_slow_lane(
     log.info(
         "run %s: %s in the fast lane after %.0f ms; sent to the slow lane",
         run_id,
-        report["verdict"],
+        report.verdict,
         (time.perf_counter() - began) * 1000,
     )
     _queue(settings, database).send([run_id])
@@ -204,11 +204,11 @@ def _store(
     settings: Settings,
     run_id: int,
     delivery: int,
-    report: dict[str, Any],
+    report: Report,
     began: float,
 ) -> str:
-    if report["verdict"] == RunVerdict.INTERNAL_ERROR:
-        log.error("run %s: the sandbox failed: %s", run_id, report["message"])
+    if report.verdict == RunVerdict.INTERNAL_ERROR:
+        log.error("run %s: the sandbox failed: %s", run_id, report.message)
         return _retry(database, settings, run_id, delivery, "the sandbox failed", report)
     try:
         with _session(database) as session:
@@ -223,7 +223,7 @@ def _store(
             "run %s %s: %s in %.0f ms",
             run_id,
             "graded" if stored else "discarded (another delivery owns it)",
-            report["verdict"],
+            report.verdict,
             (time.perf_counter() - began) * 1000,
         )
         return "graded" if stored else "discarded"
@@ -247,7 +247,7 @@ def _retry(
     run_id: int,
     delivery: int,
     what: str,
-    report: dict[str, Any] | None = None,
+    report: Report | None = None,
 ) -> str:
     """After a failure of ours: send the run again, or end it (see the module's docstring)."""
     try:

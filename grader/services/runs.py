@@ -12,6 +12,7 @@ A run keeps its first ``queued_at`` however often it is queued again.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -24,7 +25,7 @@ from grader.models import Exercise, ExerciseVersion, GradingRun, RunState, Submi
 from grader.models.submissions import Lane
 from grader.services.deliveries import on_run_finished
 from grader.services.results import store_report
-from reference.report import RunVerdict
+from reference.report import Report, RunVerdict
 from reference.safe_json import safe_text
 
 UNSENT_GRACE = timedelta(seconds=30)
@@ -109,7 +110,11 @@ def _owned(session: Session, run_id: int, delivery: int) -> GradingRun | None:
 
 
 def finish_run(
-    session: Session, settings: Settings, run_id: int, delivery: int, report: dict[str, Any]
+    session: Session,
+    settings: Settings,
+    run_id: int,
+    delivery: int,
+    report: Report | Mapping[str, Any],
 ) -> list[int] | None:
     """Store ``report`` if this delivery still owns the run (commits); None: discarded.
 
@@ -147,7 +152,7 @@ def retry_run(
     run_id: int,
     delivery: int,
     what: str,
-    report: dict[str, Any] | None = None,
+    report: Report | Mapping[str, Any] | None = None,
 ) -> Retry | None:
     """After a failure of ours in this delivery (the grading raised, its result could not be
     stored, the sandbox failed): the run back in the queue while it has had fewer than
