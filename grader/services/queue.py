@@ -26,24 +26,10 @@ from grader.services.tasks import (
     DELIVER_TASK,
     GRADE_TASK,
     GRADING_QUEUES,
-    MAINTENANCE_QUEUE,
-    QUEUES,
-    TASK_QUEUES,
     local_runner,
     make_producer,
 )
 from grader.services.unit_of_work import after_commit
-
-__all__ = [  # the tasks' names and queues, where their callers found them before
-    "CALLBACKS_QUEUE",
-    "DELIVER_TASK",
-    "GRADE_TASK",
-    "GRADING_QUEUES",
-    "MAINTENANCE_QUEUE",
-    "QUEUES",
-    "TASK_QUEUES",
-    "Queue",
-]
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from flask import Flask
 
 from grader.models import utcnow
-from grader.services.queue import GRADE_TASK
+from grader.services.tasks import GRADE_TASK
 from grader.services.workers import record
 from tests.grader.test_ops import add_graded_and_queued_runs, make_app, sample
 from worker.celery_app import make_celery

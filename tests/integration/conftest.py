@@ -26,7 +26,7 @@ from grader.db import Database
 from grader.migrate import upgrade
 from grader.models import Course, Exercise, GradingRun, RunState
 from grader.services.exercise_store import import_library
-from grader.services.queue import QUEUES
+from grader.services.tasks import QUEUES
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DATABASE = "postgresql+psycopg://postgres@127.0.0.1:5432/test"

@@ -18,8 +18,9 @@ from sqlalchemy import func, select
 
 from grader.db import Database
 from grader.models import Course, GradingRun, NodeResult, RunState, Submission, TreeResult, User
-from grader.services.queue import GRADE_TASK, Queue
+from grader.services.queue import Queue
 from grader.services.submissions import submit
+from grader.services.tasks import GRADE_TASK
 from tests.integration.conftest import (
     Worker,
     exercise_of,

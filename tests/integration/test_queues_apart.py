@@ -21,8 +21,9 @@ from grader.db import Database
 from grader.metrics import render_metrics
 from grader.models import Course, GradingRun, LmsSubmission, User, utcnow
 from grader.models.workers import WorkerHeartbeat
-from grader.services.queue import GRADE_TASK, QUEUES, Queue
+from grader.services.queue import Queue
 from grader.services.submissions import submit
+from grader.services.tasks import GRADE_TASK, QUEUES
 from tests.grader.lms.test_callbacks import make_integration, new_secret
 from tests.grader.test_ops import sample
 from tests.integration.conftest import (
