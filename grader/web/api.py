@@ -18,7 +18,6 @@ from typing import Any
 from flask import Blueprint, Flask, current_app, request, url_for
 from limits import parse_many
 from sqlalchemy import select
-from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
 from werkzeug.wrappers import Response
 
@@ -27,6 +26,7 @@ from grader.lms.integrations import by_token
 from grader.lms.problems import KINDS, MEDIA_TYPE, Problem, for_status
 from grader.models import Exercise, Integration
 from grader.services.exercise_store import load_version
+from grader.web import errors
 from grader.web.context import db_session, queue, settings
 from grader.web.limits import limiter
 from reference.report import SCHEMA_PATH, Report, report_schema
@@ -38,8 +38,6 @@ log = logging.getLogger(__name__)
 PREFIX = "/api/"
 API_PATH = "/api/v1"
 OPENAPI = Path(__file__).resolve().parent / "static" / "openapi.json"
-OUTAGE_RETRY_SECONDS = 30
-"""The ``Retry-After`` of a 503 answered while the database cannot be reached."""
 
 
 def _json(document: object, status: int = 200, media_type: str = "application/json") -> Response:
@@ -77,20 +75,10 @@ def _http_error(error: HTTPException) -> Response:
     return problem_response(for_status(error.code or 500, detail))
 
 
-@blueprint.errorhandler(DBAPIError)
-def _database_error(error: DBAPIError) -> Response:
-    """503 with Retry-After while the database cannot be reached (the LMS retries the
-    same webhook later); any other database error is the grader's own fault (500)."""
-    if isinstance(error, OperationalError | InterfaceError) or error.connection_invalidated:
-        log.error("database unavailable on %s %s: %s", request.method, request.path, error)
-        return problem_response(
-            Problem("unavailable", headers={"Retry-After": str(OUTAGE_RETRY_SECONDS)})
-        )
-    return _unexpected(error)
-
-
 @blueprint.errorhandler(Exception)
 def _unexpected(error: Exception) -> Response:
+    if errors.is_outage(error):
+        return errors.unavailable(error)  # the LMS retries the same webhook later
     log.exception("unhandled error on %s %s", request.method, request.path)
     return problem_response(Problem("internal-error"))
 

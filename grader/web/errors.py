@@ -51,8 +51,6 @@ def register(app: Flask) -> None:
         log.exception("unhandled error on %s %s", request.method, request.path)
         return _page(500, "Internal Server Error", EXPLANATIONS[500])
 
-    _outages_first(app)
-
 
 def is_outage(error: BaseException | None) -> bool:
     """Whether ``error`` (or what caused it) says the database cannot be reached: a
@@ -60,7 +58,7 @@ def is_outage(error: BaseException | None) -> bool:
     for _ in range(5):
         if error is None:
             return False
-        if isinstance(error, sa.OperationalError | sa.TimeoutError):
+        if isinstance(error, sa.OperationalError | sa.InterfaceError | sa.TimeoutError):
             return True
         if isinstance(error, sa.DBAPIError) and error.connection_invalidated:
             return True
@@ -79,20 +77,6 @@ def unavailable(error: BaseException | None) -> Response:
         return problem_response(Problem("unavailable", headers=retry))
     page = _plain(503, "Service Unavailable", EXPLANATIONS[503])
     return Response(page, 503, retry, mimetype="text/html")
-
-
-def _outages_first(app: Flask) -> None:
-    """Answer an outage with 503 before any other handler is chosen: Flask prefers a
-    blueprint's handler for ``Exception`` (the API has one) over the app's handler for a
-    narrower class, and an outage is no internal error of the API's."""
-    usual = app.handle_user_exception
-
-    def handle_user_exception(error: Exception) -> Any:
-        if is_outage(error):
-            return unavailable(error)
-        return usual(error)
-
-    app.handle_user_exception = handle_user_exception  # type: ignore[method-assign,assignment]
 
 
 def _page(code: int, title: str, detail: str) -> tuple[str, int]:
