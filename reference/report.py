@@ -16,16 +16,22 @@ has no such numbers). Keys a grading left out stay out of the JSON: a hidden tre
 
 from __future__ import annotations
 
+import json
 import math
+from collections import Counter
 from enum import StrEnum
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, PlainSerializer
 
+from reference.feedback.verdicts import GOOD_VERDICTS
 from reference.feedback.verdicts import Verdict as NodeVerdict
 from reference.safe_json import safe_text
 
 __all__ = [
+    "NODES_CUT",
+    "REPLAY_CUT",
+    "REPORT_LIMIT",
     "SCHEMA_PATH",
     "SCHEMA_VERSION",
     "Decision",
@@ -42,6 +48,7 @@ __all__ = [
     "Value",
     "ValueCheck",
     "finite",
+    "fit",
     "report_schema",
 ]
 
@@ -49,6 +56,13 @@ SCHEMA_VERSION: Final = 1
 """The version of the report's shape; a change that removes or renames a field raises it."""
 SCHEMA_PATH = f"/api/v1/schemas/report-v{SCHEMA_VERSION}.json"
 """Where the service publishes the report's JSON Schema."""
+REPORT_LIMIT = 1024 * 1024
+"""The most a report may hold, as JSON; larger ones are cut down (see :func:`fit`)."""
+REPLAY_CUT = 200
+"""Steps a replay keeps when the report is over ``REPORT_LIMIT``."""
+NODES_CUT = 2000
+"""Node verdicts a tree keeps when the report is over ``REPORT_LIMIT`` (the ones that are
+not ok, pruned or not observed)."""
 
 
 class RunVerdict(StrEnum):
@@ -161,6 +175,12 @@ class TreeCase(_Model):
     nodes_omitted: dict[NodeVerdict, int] | None = None
     """Nodes left out of ``nodes`` (a report cut to its size limit), counted by verdict."""
 
+    def verdict_counts(self) -> Counter[str]:
+        """How many of the tree's nodes have each verdict, those left out included."""
+        counts = Counter(str(node.verdict) for node in self.nodes or ())
+        counts.update({str(verdict): n for verdict, n in (self.nodes_omitted or {}).items()})
+        return counts
+
 
 class Usage(_Model):
     """What the public trees' runs cost, together."""
@@ -206,3 +226,53 @@ class Report(_Model):
 def report_schema() -> dict[str, Any]:
     """The JSON Schema of a report's JSON document, as published at ``SCHEMA_PATH``."""
     return Report.model_json_schema()
+
+
+def fit(model: Report, limit: int = REPORT_LIMIT) -> Report:
+    """``model`` cut down, if need be, to at most ``limit`` bytes of JSON: first each
+    replay to ``REPLAY_CUT`` steps, then each tree's node verdicts to the ones that are not
+    ok, pruned or not observed (``NODES_CUT`` at most; ``nodes_omitted`` counts the rest by
+    verdict), then the printed output; what was cut is said in the report (``cut``)."""
+    report = model.to_json()
+    if _size(report) <= limit:
+        return model
+    cut: list[str] = []
+    for case in report["cases"]:
+        replay = case.get("replay")
+        if replay and (
+            len(replay["student"]) > REPLAY_CUT or len(replay["reference"]) > REPLAY_CUT
+        ):
+            replay["student"] = replay["student"][:REPLAY_CUT]
+            replay["reference"] = replay["reference"][:REPLAY_CUT]
+            replay["truncated"] = True
+            cut.append(f"replays to {REPLAY_CUT} steps")
+    if _size(report) > limit:
+        for case in report["cases"]:
+            nodes = case.get("nodes") or []
+            kept = [node for node in nodes if node["verdict"] not in GOOD_VERDICTS][:NODES_CUT]
+            if len(kept) < len(nodes):
+                omitted = Counter(node["verdict"] for node in nodes) - Counter(
+                    node["verdict"] for node in kept
+                )
+                case["nodes"] = kept
+                case["nodes_omitted"] = dict(omitted)
+                cut.append("node lists to the nodes that are wrong")
+    if _size(report) > limit:
+        report["stdout"] = ""
+        cut.append("printed output")
+    if _size(report) > limit:
+        for case in report["cases"]:
+            case.pop("replay", None)
+            if case.get("nodes"):
+                case["nodes_omitted"] = dict(
+                    Counter(node["verdict"] for node in case["nodes"])
+                    + Counter(case.get("nodes_omitted") or {})
+                )
+                case["nodes"] = []
+        cut.append("replays and node lists")
+    report["cut"] = "the report was too large: cut " + ", ".join(dict.fromkeys(cut))
+    return Report.model_validate(report)
+
+
+def _size(report: dict[str, Any]) -> int:
+    return len(json.dumps(report, allow_nan=False, ensure_ascii=False).encode())

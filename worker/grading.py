@@ -7,11 +7,9 @@ sends it to an LMS.
 
 from __future__ import annotations
 
-import json
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from reference.algorithms import ALGORITHMS
 from reference.allocation import gc_paused
@@ -20,7 +18,6 @@ from reference.exercises.model import Exercise, Limits
 from reference.feedback import TreeFeedback, combine, judge
 from reference.feedback import Verdict as NodeVerdict
 from reference.feedback.tree_facts import KEPT_NODES
-from reference.feedback.verdicts import GOOD_VERDICTS
 from reference.hidden import LIBRARY_FOLDER, load_library, reference_judge, wrong_for
 from reference.hidden.selection import Pool, build_pool, draw_hidden_trees
 from reference.observed import Call, Observed, Visit
@@ -36,6 +33,7 @@ from reference.report import (
     TreeCase,
     Usage,
     ValueCheck,
+    fit,
 )
 from reference.search import Cutoff, Enter, Evaluate, Return, SearchResult
 from reference.tree import Number, Tree
@@ -55,17 +53,10 @@ STDOUT_LIMIT = 8 * 1024
 """Printed output kept in a report, over all trees."""
 REPLAY_LIMIT = 2000
 """Steps of each search kept in a public tree's replay."""
-REPORT_LIMIT = 1024 * 1024
-"""The most a report may hold, as JSON; larger ones are cut down (see :func:`fit`)."""
 VALUE_TEXT_LIMIT = 40
 """Characters of a value kept in a report (a fraction can have thousands of digits)."""
 MESSAGE_LIMIT = 500
 """Characters of a message kept in a report."""
-REPLAY_CUT = 200
-"""Steps a replay keeps when the report is over ``REPORT_LIMIT``."""
-NODES_CUT = 2000
-"""Node verdicts a tree keeps when the report is over ``REPORT_LIMIT`` (the ones that are
-not ok, pruned or not observed)."""
 NOT_RUN = str(RunVerdict.NOT_RUN)
 """The verdict of a tree that was not run: the file does not compile, an earlier tree hit
 a limit, or the submission's time was spent."""
@@ -404,7 +395,7 @@ def grade(
     submission) gets the same hidden trees, another draw others. The source is compiled
     here, on the trusted side, before any child runs; every tree of the exercise is in the
     report, those not run as ``not_run``. The report is valid JSON whatever the student's
-    code did (see :mod:`reference.report`), and at most ``REPORT_LIMIT`` bytes of it."""
+    code did (see :mod:`reference.report`), and at most ``reference.report.REPORT_LIMIT`` bytes of it."""
     found = cases(exercise, key, exercises_dir, draw)
     reasons = hidden_reasons(exercise)
     runs = [
@@ -511,53 +502,3 @@ def _positioned(outcome: SandboxOutcome) -> str:
             f", column {outcome.column})" if outcome.column is not None else ")"
         )
     return f"{outcome.message}{where}"
-
-
-def fit(model: Report, limit: int = REPORT_LIMIT) -> Report:
-    """``model`` cut down, if need be, to at most ``limit`` bytes of JSON: first each
-    replay to ``REPLAY_CUT`` steps, then each tree's node verdicts to the ones that are not
-    ok, pruned or not observed (``NODES_CUT`` at most; ``nodes_omitted`` counts the rest by
-    verdict), then the printed output; what was cut is said in the report (``cut``)."""
-    report = model.to_json()
-    if _size(report) <= limit:
-        return model
-    cut: list[str] = []
-    for case in report["cases"]:
-        replay = case.get("replay")
-        if replay and (
-            len(replay["student"]) > REPLAY_CUT or len(replay["reference"]) > REPLAY_CUT
-        ):
-            replay["student"] = replay["student"][:REPLAY_CUT]
-            replay["reference"] = replay["reference"][:REPLAY_CUT]
-            replay["truncated"] = True
-            cut.append(f"replays to {REPLAY_CUT} steps")
-    if _size(report) > limit:
-        for case in report["cases"]:
-            nodes = case.get("nodes") or []
-            kept = [node for node in nodes if node["verdict"] not in GOOD_VERDICTS][:NODES_CUT]
-            if len(kept) < len(nodes):
-                omitted = Counter(node["verdict"] for node in nodes) - Counter(
-                    node["verdict"] for node in kept
-                )
-                case["nodes"] = kept
-                case["nodes_omitted"] = dict(omitted)
-                cut.append("node lists to the nodes that are wrong")
-    if _size(report) > limit:
-        report["stdout"] = ""
-        cut.append("printed output")
-    if _size(report) > limit:
-        for case in report["cases"]:
-            case.pop("replay", None)
-            if case.get("nodes"):
-                case["nodes_omitted"] = dict(
-                    Counter(node["verdict"] for node in case["nodes"])
-                    + Counter(case.get("nodes_omitted") or {})
-                )
-                case["nodes"] = []
-        cut.append("replays and node lists")
-    report["cut"] = "the report was too large: cut " + ", ".join(dict.fromkeys(cut))
-    return Report.model_validate(report)
-
-
-def _size(report: dict[str, Any]) -> int:
-    return len(json.dumps(report, allow_nan=False, ensure_ascii=False).encode())

@@ -37,6 +37,7 @@ from grader.models import (
     utcnow,
 )
 from grader.services.deliveries import DeliveryOutcome, register_event_maker, register_sender
+from grader.services.results import load_report
 from reference.report import Report, RunVerdict
 
 log = logging.getLogger(__name__)
@@ -110,13 +111,17 @@ def _timestamp(moment: datetime | None) -> str:
 
 
 def callback_payload(
-    run: GradingRun, submission: Submission, event: str, origin: LmsSubmission | None = None
+    session: Session,
+    run: GradingRun,
+    submission: Submission,
+    event: str,
+    origin: LmsSubmission | None = None,
 ) -> dict[str, Any]:
-    """The event's JSON: its type, when it happened, the submission and the run's report,
-    and what the LMS sent the submission with (its user id, its context, its webhook-id)."""
-    if run.report is not None:
-        report = Report.from_json(run.report)
-    else:  # a run that ended in internal_error stores no report
+    """The event's JSON: its type, when it happened, the submission and the run's stored
+    report, and what the LMS sent the submission with (its user id, its context, its
+    webhook-id)."""
+    report = load_report(session, run)
+    if report is None:  # a run that ended in internal_error before any report
         report = Report(
             exercise=run.version.exercise.slug,
             verdict=RunVerdict(run.verdict or RunVerdict.INTERNAL_ERROR),
@@ -161,7 +166,7 @@ def make_callbacks(session: Session, run: GradingRun) -> list[Delivery]:
         submission_id=submission.id,
         run_id=run.id,
         url=origin.callback_url,
-        payload=callback_payload(run, submission, event, origin),
+        payload=callback_payload(session, run, submission, event, origin),
     )
     gone = endpoints.disabled(session, integration.id, origin.callback_url)
     if gone is not None:

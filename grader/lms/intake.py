@@ -44,6 +44,7 @@ from grader.models import (
     utcnow,
 )
 from grader.services import identities
+from grader.services.results import load_report
 from grader.services.submissions import SubmissionRefused, aware, decode_source, submit
 
 log = logging.getLogger(__name__)
@@ -427,8 +428,9 @@ def submission_of(session: Session, integration: Integration, submission_id: int
     return submission
 
 
-def status_document(submission: Submission, exercise_slug: str) -> dict[str, Any]:
-    """What the API says about a submission: its latest run, and the report once graded."""
+def status_document(session: Session, submission: Submission, exercise_slug: str) -> dict[str, Any]:
+    """What the API says about a submission: its latest run, and its stored report once
+    graded (a report's JSON document, :mod:`reference.report`)."""
     run = submission.latest_run
     document: dict[str, Any] = {
         "submission_id": submission.id,
@@ -441,6 +443,7 @@ def status_document(submission: Submission, exercise_slug: str) -> dict[str, Any
         "max_score": run.max_score if run is not None else None,
         "report": None,
     }
-    if run is not None and run.report is not None:
-        document["report"] = run.report
+    report = None if run is None else load_report(session, run)
+    if report is not None:
+        document["report"] = report.to_json()
     return document

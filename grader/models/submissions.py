@@ -82,7 +82,11 @@ class GradingRun(Base):
     score: Mapped[float | None]
     max_score: Mapped[float | None]
     message: Mapped[str | None] = mapped_column(Text)
-    report: Mapped[dict[str, Any] | None]
+    details: Mapped[dict[str, Any] | None] = mapped_column(deferred=True)
+    """What of the run's report only its page shows (replays, printed output), as
+    :class:`grader.services.results.RunDetails`' document; the rest of the report is in
+    the run's tree and node rows (:func:`grader.services.results.load_report` reads it
+    back). None: no report was stored."""
 
     submission: Mapped[Submission] = relationship(back_populates="runs")
     version: Mapped[ExerciseVersion] = relationship()
@@ -108,6 +112,9 @@ class TreeResult(Base):
     node_count: Mapped[int] = mapped_column(default=0)
     counts: Mapped[dict[str, Any] | None]
     """Verdict -> number of nodes (complete even when not every node has a row)."""
+    divergence_node: Mapped[str | None] = mapped_column(String(1000))
+    """The node where the search first left the reference's (None: it never did)."""
+    divergence_message: Mapped[str | None] = mapped_column(Text)
 
     run: Mapped[GradingRun] = relationship(back_populates="trees")
     nodes: Mapped[list[NodeResult]] = relationship(
@@ -126,6 +133,7 @@ class NodeResult(Base):
     node: Mapped[str] = mapped_column(String(1000))
     verdict: Mapped[str] = mapped_column(String(40))
     expected: Mapped[str | None] = mapped_column(String(200))
+    """The value compared, as the report's JSON writes it (``3``, ``"3/4"``, ``"inf"``)."""
     actual: Mapped[str | None] = mapped_column(String(200))
     message: Mapped[str] = mapped_column(Text, default="")
 

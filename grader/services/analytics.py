@@ -1,21 +1,34 @@
 """What a class did on an exercise, from each student's latest graded run: where on each
 public tree they go wrong, their verdicts and scores, their most common first divergences,
 and the grade book as rows.
+
+Every figure is a query over the stored rows (:mod:`grader.services.results`): the heat
+map groups the latest runs' node rows by tree, node and verdict, the divergences group
+their tree rows; no report is read back.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, Select, case, func, select
 from sqlalchemy.orm import Session
 
-from grader.models import Exercise, GradingRun, Membership, Role, RunState, Submission, User
+from grader.models import (
+    Exercise,
+    GradingRun,
+    Membership,
+    NodeResult,
+    Role,
+    RunState,
+    Submission,
+    TreeResult,
+    User,
+)
 from reference.feedback import GOOD_VERDICTS
-from reference.report import Report, RunVerdict, TreeCase
+from reference.report import RunVerdict
 
 BUCKETS = 10
 """Score histogram buckets (0-10 %, ..., 90-100 %)."""
@@ -23,37 +36,20 @@ BUCKETS = 10
 TOP_DIVERGENCES = 10
 
 
-@dataclass(frozen=True, slots=True)
-class LatestRun:
-    """A student's latest graded run on the exercise."""
-
-    user: User
-    submission: Submission
-    run: GradingRun
-
-
-def latest_graded_runs(session: Session, exercise: Exercise) -> list[LatestRun]:
-    """Each student's latest graded run (the highest id) on ``exercise``, by student name."""
-    latest = (
+def latest_run_ids(exercise: Exercise) -> Select[int]:
+    """The ids of each student's latest graded run (the highest id) on ``exercise``."""
+    return (
         select(func.max(GradingRun.id))
         .join(Submission, GradingRun.submission_id == Submission.id)
         .where(Submission.exercise_id == exercise.id, GradingRun.state == RunState.GRADED)
         .group_by(Submission.user_id)
     )
-    rows = session.execute(
-        select(User, Submission, GradingRun)
-        .join(Submission, GradingRun.submission_id == Submission.id)
-        .join(User, Submission.user_id == User.id)
-        .where(GradingRun.id.in_(latest))
-        .order_by(User.name, User.id)
-    ).all()
-    return [LatestRun(user, submission, run) for user, submission, run in rows]
 
 
-def _public_cases(run: GradingRun) -> list[TreeCase]:
-    if run.report is None:
-        return []
-    return [case for case in Report.from_json(run.report).cases if not case.hidden]
+def students_graded(session: Session, exercise: Exercise) -> int:
+    """How many students have a graded run on ``exercise``."""
+    subquery = latest_run_ids(exercise).subquery()
+    return session.scalar(select(func.count()).select_from(subquery)) or 0
 
 
 @dataclass
@@ -64,6 +60,13 @@ class NodeHeat:
     students: int = 0
     """Students with a verdict on this node."""
     verdicts: Counter[str] = field(default_factory=Counter)
+    """Students by verdict; trees too large for a row per node leave out the good ones,
+    which are counted in ``unlisted``."""
+
+    @property
+    def unlisted(self) -> int:
+        """Students with a good verdict here that was not stored node by node."""
+        return max(0, self.students - self.verdicts.total())
 
     @property
     def wrong(self) -> int:
@@ -83,6 +86,8 @@ class NodeHeat:
             f"{count} {verdict}"
             for verdict, count in sorted(self.verdicts.items(), key=lambda kv: (-kv[1], kv[0]))
         ]
+        if self.unlisted:
+            parts.append(f"{self.unlisted} ok, pruned or not observed")
         head = f"{self.node}: {round(100 * self.share)}% wrong ({self.wrong} of {self.students})"
         return head + (": " + ", ".join(parts) if parts else "")
 
@@ -93,28 +98,51 @@ class TreeHeat:
 
     name: str
     students: int = 0
+    """Students whose search of this tree ran to its end (every node has a verdict)."""
     nodes: dict[str, NodeHeat] = field(default_factory=dict)
 
 
-def heat_maps(latest: Sequence[LatestRun]) -> list[TreeHeat]:
-    """For each public tree, each node's verdicts over the students' latest runs."""
-    trees: dict[str, TreeHeat] = {}
-    for item in latest:
-        for case in _public_cases(item.run):
-            heat = trees.setdefault(case.name, TreeHeat(case.name))
-            if not case.nodes:
-                continue  # the search did not finish: nothing to say per node
-            heat.students += 1
-            for node in case.nodes:
-                entry = heat.nodes.setdefault(node.node, NodeHeat(node.node))
-                entry.students += 1
-                entry.verdicts[str(node.verdict)] += 1
-    return list(trees.values())
+def _public_trees(exercise: Exercise) -> list[ColumnElement[bool]]:
+    """The conditions that pick the public trees of the students' latest runs."""
+    return [TreeResult.run_id.in_(latest_run_ids(exercise)), TreeResult.hidden.is_(False)]
 
 
-def verdict_distribution(latest: Sequence[LatestRun]) -> list[tuple[str, int]]:
+def heat_maps(session: Session, exercise: Exercise) -> list[TreeHeat]:
+    """For each public tree, each node's verdicts over the students' latest runs: the node
+    rows counted by tree, node and verdict, in the trees' and the nodes' order."""
+    where = _public_trees(exercise)
+    trees = session.execute(
+        select(
+            TreeResult.name,
+            func.sum(case((TreeResult.node_count > 0, 1), else_=0)),
+        )
+        .where(*where)
+        .group_by(TreeResult.name)
+        .order_by(func.min(TreeResult.position), TreeResult.name)
+    ).all()
+    heats = {name: TreeHeat(name, int(students or 0)) for name, students in trees}
+    counted = session.execute(
+        select(TreeResult.name, NodeResult.node, NodeResult.verdict, func.count())
+        .join(TreeResult, NodeResult.tree_result_id == TreeResult.id)
+        .where(*where)
+        .group_by(TreeResult.name, NodeResult.node, NodeResult.verdict)
+        .order_by(func.min(NodeResult.position), NodeResult.node)
+    ).all()
+    for tree, node, verdict, count in counted:
+        heat = heats[tree]
+        entry = heat.nodes.setdefault(node, NodeHeat(node, heat.students))
+        entry.verdicts[verdict] += count
+    return list(heats.values())
+
+
+def verdict_distribution(session: Session, exercise: Exercise) -> list[tuple[str, int]]:
     """How many students' latest runs ended with each verdict, most frequent first."""
-    counts = Counter(item.run.verdict or "none" for item in latest)
+    rows = session.execute(
+        select(GradingRun.verdict, func.count())
+        .where(GradingRun.id.in_(latest_run_ids(exercise)))
+        .group_by(GradingRun.verdict)
+    ).all()
+    counts = Counter({verdict or "none": count for verdict, count in rows})
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
@@ -131,15 +159,21 @@ class Bucket:
         return f"{self.low}-{self.high} %"
 
 
-def score_histogram(latest: Sequence[LatestRun], buckets: int = BUCKETS) -> list[Bucket]:
+def score_histogram(session: Session, exercise: Exercise, buckets: int = BUCKETS) -> list[Bucket]:
     """The students' latest scores as a share of the maximum, in equal buckets (the last
     one holds 100 %)."""
     counts = [0] * buckets
-    for item in latest:
-        run = item.run
-        if run.score is None or not run.max_score:
+    scores = session.execute(
+        select(GradingRun.score, GradingRun.max_score).where(
+            GradingRun.id.in_(latest_run_ids(exercise)),
+            GradingRun.score.is_not(None),
+            GradingRun.max_score > 0,
+        )
+    ).all()
+    for score, max_score in scores:
+        if score is None or not max_score:
             continue
-        share = max(0.0, min(1.0, run.score / run.max_score))
+        share = max(0.0, min(1.0, score / max_score))
         counts[min(int(share * buckets), buckets - 1)] += 1
     width = 100 // buckets
     return [
@@ -158,16 +192,29 @@ class Divergence:
     count: int
 
 
-def common_divergences(latest: Sequence[LatestRun], top: int = TOP_DIVERGENCES) -> list[Divergence]:
+def common_divergences(
+    session: Session, exercise: Exercise, top: int = TOP_DIVERGENCES
+) -> list[Divergence]:
     """The most common first divergences (tree, node and message), most frequent first."""
-    counts: Counter[tuple[str, str, str]] = Counter()
-    for item in latest:
-        for case in _public_cases(item.run):
-            divergence = case.first_divergence
-            if divergence is not None:
-                counts[(case.name, divergence.node, divergence.message)] += 1
-    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
-    return [Divergence(tree, node, message, count) for (tree, node, message), count in ranked]
+    count = func.count()
+    rows = session.execute(
+        select(
+            TreeResult.name,
+            TreeResult.divergence_node,
+            TreeResult.divergence_message,
+            count,
+        )
+        .where(*_public_trees(exercise), TreeResult.divergence_node.is_not(None))
+        .group_by(TreeResult.name, TreeResult.divergence_node, TreeResult.divergence_message)
+        .order_by(
+            count.desc(),
+            TreeResult.name,
+            TreeResult.divergence_node,
+            TreeResult.divergence_message,
+        )
+        .limit(top)
+    ).all()
+    return [Divergence(tree, node or "", message or "", n) for tree, node, message, n in rows]
 
 
 # The grade book.
@@ -190,7 +237,14 @@ class GradeRow:
 def grade_rows(session: Session, exercise: Exercise) -> list[GradeRow]:
     """One row per student of the course and per other submitter, by name: attempts, the
     latest graded run's verdict and score, the best score, the latest submission time."""
-    latest = {item.user.id: item.run for item in latest_graded_runs(session, exercise)}
+    latest: dict[int, GradingRun] = {
+        row[0]: row[1]
+        for row in session.execute(
+            select(Submission.user_id, GradingRun)
+            .join(GradingRun, GradingRun.submission_id == Submission.id)
+            .where(GradingRun.id.in_(latest_run_ids(exercise)))
+        )
+    }
     stats = {
         user_id: (attempts, last)
         for user_id, attempts, last in session.execute(

@@ -1,38 +1,108 @@
-"""Storing a grading report: the run's verdict, one row per tree, one row per node.
+"""Storing a grading report, and reading it back.
+
+A report is stored once. Its rows are the queryable truth: the run's verdict, score and
+message on ``grading_runs``; one ``tree_results`` row per tree (its verdict, score, node
+counts by verdict, first divergence); one ``node_results`` row per node (its verdict, the
+values compared, the sentence on it). What only the submission page needs, the replays and
+the printed output, is kept beside them in the run's ``details`` document
+(:class:`RunDetails`), whose size is capped: the report is cut to
+:data:`reference.report.REPORT_LIMIT` (:func:`reference.report.fit`) before it is stored.
+
+:func:`load_report` puts the :class:`reference.report.Report` back together from the rows and
+the document, for the page, the API and the LMS callbacks alike.
 
 Trees with more nodes than ``node_rows_limit`` keep only the nodes that are not ``ok`` or
-``pruned`` (up to the limit); their ``counts`` stay complete. The rows are inserted in
-bulk (one statement for the trees, one for the nodes), not object by object.
+``pruned`` (up to the limit); their counts stay complete, and the report read back counts
+the nodes left out in ``nodes_omitted``. The rows are inserted in bulk (one statement for
+the trees, one for the nodes), not object by object.
 
-What is stored is the document of a :class:`reference.report.Report`, whoever made the
-report: its text is the student's code's to choose (NUL, lone surrogates) and so are its
-numbers (inf, nan), and either kind would make a database refuse the whole result; the
-model makes both storable.
+The report's text is the student's code's to choose (NUL, lone surrogates) and so are its
+numbers (inf, nan); the model makes both storable. A node's values are stored as the
+report's JSON writes them (``3``, ``2.5``, ``"3/4"``, ``"inf"``), so that they read back
+as they were.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import insert
+from pydantic import BaseModel, ConfigDict
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from grader.models import GradingRun, NodeResult, TreeResult
-from reference.report import Report, Value, finite
+from reference.feedback import GOOD_VERDICTS
+from reference.report import (
+    Decision,
+    Divergence,
+    NodeReport,
+    Replay,
+    Report,
+    Text,
+    TreeCase,
+    Usage,
+    Value,
+    ValueCheck,
+    finite,
+    fit,
+)
 
-UNREMARKABLE = ("ok", "pruned")
 TEXT_LIMIT = 200
 NAME_LIMIT = 200
 NODE_NAME_LIMIT = 1000
 
 
-def _text(value: Value, limit: int = TEXT_LIMIT) -> str | None:
-    # The model's text is storable; inf and nan are told as the report's JSON tells them.
-    return None if value is None else str(finite(value))[:limit]
+class _Document(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CaseDetails(_Document):
+    """What a tree's rows do not hold: its replay, and the value and move at its root."""
+
+    replay: Replay | None = None
+    value: ValueCheck | None = None
+    decision: Decision | None = None
+
+
+class RunDetails(_Document):
+    """A run's ``details`` document: the parts of its report that only the submission page
+    shows, and the few the rows have no column for."""
+
+    exercise: Text
+    stdout: Text = ""
+    usage: Usage | None = None
+    cut: Text | None = None
+    cases: list[CaseDetails]
+
+
+def encode_value(value: Value) -> str | None:
+    """A value as a node row stores it: the report's JSON of it (inf as ``"inf"``)."""
+    if value is None:
+        return None
+    text = json.dumps(finite(value), ensure_ascii=False)
+    if len(text) > TEXT_LIMIT:
+        text = json.dumps(str(value)[: TEXT_LIMIT - 8] + "…", ensure_ascii=False)
+    return text
+
+
+def decode_value(text: str | None) -> Value:
+    """The value a node row's text stores (:func:`encode_value`)."""
+    if text is None:
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    return value if isinstance(value, int | float | str) else text
+
+
+def _text(value: str, limit: int) -> str:
+    return value[:limit]
 
 
 def _score(value: float | None) -> float | None:
@@ -60,10 +130,8 @@ def _rows(report: Report, node_rows_limit: int) -> list[TreeRows]:
     rows = []
     for position, case in enumerate(report.cases):
         nodes = case.nodes or []
-        # A report cut to its size limit lists only the nodes that are wrong, and counts
-        # the others by verdict in ``nodes_omitted``.
-        counts = Counter(str(node.verdict) for node in nodes)
-        counts.update({str(verdict): n for verdict, n in (case.nodes_omitted or {}).items()})
+        counts = case.verdict_counts()
+        divergence = case.first_divergence
         tree = {
             "position": position,
             "name": _text(case.name, NAME_LIMIT),
@@ -74,18 +142,22 @@ def _rows(report: Report, node_rows_limit: int) -> list[TreeRows]:
             "max_score": _score(case.max_score),
             "node_count": counts.total(),
             "counts": dict(counts) if counts else None,
+            "divergence_node": None
+            if divergence is None
+            else _text(divergence.node, NODE_NAME_LIMIT),
+            "divergence_message": None if divergence is None else divergence.message,
         }
         kept = list(enumerate(nodes))
         if len(nodes) > node_rows_limit:
-            kept = [item for item in kept if item[1].verdict not in UNREMARKABLE]
+            kept = [item for item in kept if item[1].verdict not in GOOD_VERDICTS]
             kept = kept[:node_rows_limit]
         node_rows = [
             {
                 "position": index,
                 "node": _text(node.node, NODE_NAME_LIMIT),
                 "verdict": str(node.verdict),
-                "expected": _text(node.expected),
-                "actual": _text(node.actual),
+                "expected": encode_value(node.expected),
+                "actual": encode_value(node.actual),
                 "message": node.message,
             }
             for index, node in kept
@@ -94,20 +166,36 @@ def _rows(report: Report, node_rows_limit: int) -> list[TreeRows]:
     return rows
 
 
+def details_of(report: Report) -> RunDetails:
+    """The part of ``report`` that is kept in its run's ``details`` document."""
+    fields = report.model_fields_set & {"stdout", "usage", "cut"}
+    cases = [
+        CaseDetails.model_validate(
+            case.model_dump(include={"replay", "value", "decision"}, exclude_unset=True)
+        )
+        for case in report.cases
+    ]
+    return RunDetails(
+        exercise=report.exercise,
+        cases=cases,
+        **{name: getattr(report, name) for name in fields},
+    )
+
+
 def store_report(
     session: Session, run: GradingRun, report: Report | Mapping[str, Any], node_rows_limit: int
 ) -> None:
     """Fill ``run`` from ``report`` and insert its tree and node rows.
 
     A run is stored once, when it ends (its rows are written in that same commit), so it
-    has no rows yet. What is stored is ``report``'s JSON document (see the module's
+    has no rows yet. The report is cut to its size limit first (see the module's
     docstring)."""
-    model = Report.from_json(report)
+    model = fit(Report.from_json(report))
     run.verdict = str(model.verdict)
     run.score = _score(model.score)
     run.max_score = _score(model.max_score)
     run.message = model.message
-    run.report = model.to_json()
+    run.details = details_of(model).model_dump(mode="json", exclude_unset=True)
     rows = _rows(model, node_rows_limit)
     if not rows:
         return
@@ -126,3 +214,80 @@ def store_report(
     ]
     if node_rows:
         session.execute(insert(nodes), node_rows)
+
+
+def load_report(session: Session, run: GradingRun) -> Report | None:
+    """The report of ``run`` as it was stored, read back from its rows and its ``details``
+    document; None when the run stored none (it has not ended, or ended through our fault
+    before any report)."""
+    if run.details is None:
+        return None
+    details = RunDetails.model_validate(run.details)
+    trees = session.execute(
+        select(TreeResult).where(TreeResult.run_id == run.id).order_by(TreeResult.position)
+    ).scalars()
+    cases = []
+    tree_rows = list(trees)
+    nodes = _node_reports(session, [tree.id for tree in tree_rows])
+    for tree, extra in zip(tree_rows, details.cases, strict=True):
+        cases.append(_case(tree, extra, nodes.get(tree.id, [])))
+    return Report.model_validate(
+        {
+            "exercise": details.exercise,
+            "verdict": run.verdict,
+            "score": run.score,
+            "max_score": None if run.max_score is None else int(run.max_score),
+            "message": run.message or "",
+            **details.model_dump(include={"stdout", "usage", "cut"}, exclude_unset=True),
+            "cases": cases,
+        }
+    )
+
+
+def _node_reports(session: Session, tree_ids: list[int]) -> dict[int, list[NodeReport]]:
+    """The node rows of the trees ``tree_ids``, as the report lists them, by tree id."""
+    found: dict[int, list[NodeReport]] = {}
+    if not tree_ids:
+        return found
+    rows = session.execute(
+        select(
+            NodeResult.tree_result_id,
+            NodeResult.node,
+            NodeResult.verdict,
+            NodeResult.expected,
+            NodeResult.actual,
+            NodeResult.message,
+        )
+        .where(NodeResult.tree_result_id.in_(tree_ids))
+        .order_by(NodeResult.tree_result_id, NodeResult.position)
+    )
+    for tree_id, node, verdict, expected, actual, message in rows:
+        report: dict[str, Any] = {"node": node, "verdict": verdict, "message": message}
+        if expected is not None:
+            report["expected"] = decode_value(expected)
+        if actual is not None:
+            report["actual"] = decode_value(actual)
+        found.setdefault(tree_id, []).append(NodeReport.model_validate(report))
+    return found
+
+
+def _case(tree: TreeResult, extra: CaseDetails, nodes: list[NodeReport]) -> TreeCase:
+    """One tree's case of the report, from its row, its node rows and its details."""
+    case: dict[str, Any] = {"name": tree.name, "hidden": tree.hidden, "verdict": tree.verdict}
+    if tree.message:
+        case["message"] = tree.message
+    case.update(extra.model_dump(exclude_unset=True))
+    if tree.divergence_node is not None:
+        case["first_divergence"] = Divergence(
+            node=tree.divergence_node, message=tree.divergence_message or ""
+        )
+    if tree.score is not None:
+        case["score"] = tree.score
+    if tree.max_score is not None:
+        case["max_score"] = int(tree.max_score)
+    if tree.counts:
+        case["nodes"] = nodes
+        omitted = Counter(tree.counts) - Counter(str(node.verdict) for node in nodes)
+        if omitted:
+            case["nodes_omitted"] = dict(omitted)
+    return TreeCase.model_validate(case)

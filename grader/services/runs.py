@@ -176,10 +176,9 @@ def retry_run(
     if report is not None:
         store_report(session, run, report, settings.node_rows_limit)
     tries = "" if run.deliveries == 1 else f" {run.deliveries} times, the last time"
+    # The stored report reads back with the run's verdict, score and message: what an LMS
+    # is sent says what the student reads, and is not a grade.
     _fail(run, our_fault(f"grading failed{tries} because {what}"), now)
-    if run.report is not None:
-        # What an LMS is sent says what the student reads, and is not a grade.
-        run.report = {**run.report, "message": run.message, "score": None}
     outbound = on_run_finished(session, run)
     session.commit()
     return Retry(again=False, outbound=outbound)

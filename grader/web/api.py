@@ -29,7 +29,7 @@ from grader.services.exercise_store import load_version
 from grader.web import errors
 from grader.web.context import db_session, queue, settings
 from grader.web.limits import limiter
-from reference.report import SCHEMA_PATH, Report, report_schema
+from reference.report import SCHEMA_PATH, report_schema
 
 blueprint = Blueprint("api", __name__)
 
@@ -181,10 +181,7 @@ def submission(submission_id: int) -> Response:
     session = db_session()
     found = intake.submission_of(session, integration, submission_id)
     slug = session.scalar(select(Exercise.slug).where(Exercise.id == found.exercise_id))
-    document = intake.status_document(found, slug or "")
-    if document["report"] is not None:
-        document["report"] = Report.from_json(document["report"]).to_json()
-    return _json(document)
+    return _json(intake.status_document(session, found, slug or ""))
 
 
 @blueprint.get("/exercises")

@@ -300,8 +300,7 @@ def analytics_page(exercise_id: int) -> str:
     exercise = _exercise(exercise_id)
     session = db_session()
     course = session.get(Course, exercise.course_id)
-    latest = analytics.latest_graded_runs(session, exercise)
-    heats = analytics.heat_maps(latest)
+    heats = analytics.heat_maps(session, exercise)
     trees: dict[str, Tree] = {}
     if exercise.current_version is not None:
         try:
@@ -314,18 +313,18 @@ def analytics_page(exercise_id: int) -> str:
         for heat in heats
         if heat.name in trees
     }
-    histogram = analytics.score_histogram(latest)
+    histogram = analytics.score_histogram(session, exercise)
     return render_template(
         "instructor/analytics.html",
         exercise=exercise,
         course=course,
-        students=len(latest),
+        students=analytics.students_graded(session, exercise),
         heats=heats,
         drawings=drawings,
-        verdicts=analytics.verdict_distribution(latest),
+        verdicts=analytics.verdict_distribution(session, exercise),
         histogram=histogram,
         tallest=max([bucket.count for bucket in histogram] + [1]),
-        divergences=analytics.common_divergences(latest),
+        divergences=analytics.common_divergences(session, exercise),
         form=ActionForm(),
     )
 

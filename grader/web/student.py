@@ -27,12 +27,12 @@ from grader.models import (
     Membership,
     RunState,
     Submission,
-    TreeResult,
     User,
     utcnow,
 )
 from grader.services import permissions
 from grader.services.exercise_store import load_version
+from grader.services.results import load_report
 from grader.services.runs import queue_position
 from grader.services.submissions import (
     SubmissionRefused,
@@ -48,7 +48,7 @@ from reference.algorithms import ALGORITHMS
 from reference.caching import IdentityCache
 from reference.exercises.model import Exercise as ExerciseModel
 from reference.feedback import verdict_legend
-from reference.report import Report, TreeCase
+from reference.report import NodeReport, Report, TreeCase, finite
 from reference.starter import entry_parameters, starter_source
 from reference.tree import Tree
 from reference.values import format_value
@@ -421,24 +421,8 @@ class TreeView:
     replay: dict[str, Any] | None = None
 
 
-def _node_rows(result: TreeResult, case: TreeCase | None) -> dict[str, dict[str, Any]]:
-    """Each node's verdict: the stored rows, and the report for nodes without a row."""
-    rows: dict[str, dict[str, Any]] = {}
-    for node in (case.nodes if case is not None else None) or []:
-        rows[node.node] = node.model_dump(mode="json")
-    for row in result.nodes:
-        rows[row.node] = {
-            "node": row.node,
-            "verdict": row.verdict,
-            "expected": row.expected,
-            "actual": row.actual,
-            "message": row.message,
-        }
-    return rows
-
-
 def verdict_marks(
-    tree: Tree, rows: Mapping[str, Mapping[str, Any]], divergence: str | None
+    tree: Tree, rows: Mapping[str, NodeReport], divergence: str | None
 ) -> dict[str, NodeMark]:
     """Marks colouring each node by its verdict, values and messages in its hover text."""
     marks: dict[str, NodeMark] = {}
@@ -446,17 +430,17 @@ def verdict_marks(
         row = rows.get(node.name)
         if row is None:
             continue
-        verdict = str(row.get("verdict") or "")
+        verdict = str(row.verdict)
         parent = tree.parent(node.name)
         parent_row = rows.get(parent.name) if parent is not None else None
-        parent_pruned = parent_row is not None and parent_row.get("verdict") == "pruned"
+        parent_pruned = parent_row is not None and parent_row.verdict == "pruned"
         lines = [f"{node.name} ({node.kind}): {verdict_word(verdict)}"]
-        for key in ("expected", "actual"):
-            if row.get(key) is not None:
-                lines.append(f"{key}: {row[key]}")
-        if row.get("message"):
-            lines.append(str(row["message"]))
-        actual = row.get("actual")
+        for key, value in (("expected", row.expected), ("actual", row.actual)):
+            if value is not None:
+                lines.append(f"{key}: {finite(value)}")
+        if row.message:
+            lines.append(row.message)
+        actual = None if row.actual is None else finite(row.actual)
         label = None
         if not node.is_leaf and verdict in ("ok", "wrong_value") and actual is not None:
             label = str(actual)[:8]
@@ -472,33 +456,31 @@ def verdict_marks(
     return marks
 
 
-def _tree_views(run: GradingRun, model: ExerciseModel | None) -> list[TreeView]:
-    cases = Report.from_json(run.report).cases if run.report is not None else []
+def _tree_views(report: Report, model: ExerciseModel | None) -> list[TreeView]:
     views = []
-    for result in run.trees:
-        view = TreeView(result.name, result.hidden, result.verdict, result.message)
-        if result.hidden:
+    for case in report.cases:
+        view = TreeView(case.name, case.hidden, case.verdict, case.message or "")
+        if case.hidden:
             # A hidden tree shows whether it passed and an abstract reason, nothing else.
             views.append(view)
             continue
-        case = next((c for c in cases if c.name == result.name and not c.hidden), None)
-        view.score, view.max_score = result.score, result.max_score
-        view.counts = dict(result.counts or {})
+        view.score, view.max_score = case.score, case.max_score
+        view.counts = dict(case.verdict_counts())
         view.case = case
-        view.replay = None if case is None else replay_data(case)
+        view.replay = replay_data(case)
         entry = None
         if model is not None:
-            entry = next((tree for tree in model.trees if tree.name == result.name), None)
+            entry = next((tree for tree in model.trees if tree.name == case.name), None)
         if entry is not None:
-            found = case.first_divergence if case is not None else None
+            found = case.first_divergence
             divergence = found.node if found is not None else None
-            rows = _node_rows(result, case)
+            rows = {node.node: node for node in case.nodes or ()}
             view.drawing = tree_svg(
                 entry.tree,
                 verdict_marks(entry.tree, rows, divergence),
                 caption=f"your search of {entry.name}",
             )
-            if view.replay is not None and case is not None:
+            if view.replay is not None:
                 view.reference_drawing = tree_svg(
                     entry.tree,
                     reference_marks(entry.tree, case),
@@ -515,11 +497,11 @@ def submission(submission_id: int) -> str:
     run = found.latest_run
     views: list[TreeView] = []
     model = None
-    if run is not None and run.state == RunState.GRADED:
+    report = None if run is None else load_report(db_session(), run)
+    if run is not None and run.state == RunState.GRADED and report is not None:
         version = db_session().get(ExerciseVersion, run.exercise_version_id)
         model = None if version is None else load_version(settings(), exercise_.slug, version)
-        views = _tree_views(run, model)
-    report = None if run is None or run.report is None else Report.from_json(run.report)
+        views = _tree_views(report, model)
     return render_template(
         "student/submission.html",
         submission=found,

@@ -11,6 +11,7 @@ import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -22,8 +23,9 @@ from werkzeug.security import generate_password_hash
 from grader.config import Settings
 from grader.db import Database
 from grader.migrate import upgrade
-from grader.models import Course, Membership, Role, User
+from grader.models import Course, GradingRun, Membership, Role, User
 from grader.services.exercise_store import import_library
+from grader.services.results import load_report
 from grader.web import create_app
 from worker import runners as _runners  # noqa: F401  (eager tasks grade in this process)
 
@@ -198,3 +200,12 @@ def login(client: FlaskClient, user: User) -> None:
         "/login", data={"email": user.email, "password": PASSWORD, "csrf_token": csrf_token(client)}
     )
     assert response.status_code == 302, response.get_data(as_text=True)
+
+
+def stored_report(database: Database, run_id: int) -> dict[str, Any] | None:
+    """The report stored for run ``run_id``, read back as the pages and the API read it
+    (its JSON document); None when it stored none."""
+    with database.session() as session:
+        run = session.get(GradingRun, run_id)
+        report = None if run is None else load_report(session, run)
+        return None if report is None else report.to_json()

@@ -17,7 +17,7 @@ from grader.models import Exercise, GradingRun, RunState, Submission, TreeResult
 from grader.services import runs as runs_module
 from grader.services.submissions import submit
 from reference.report import Report, RunVerdict
-from tests.grader.conftest import Backend
+from tests.grader.conftest import Backend, stored_report
 from worker import execute as execute_module
 from worker.execute import execute_run
 
@@ -92,7 +92,7 @@ def test_a_result_that_cannot_be_stored_is_tried_again_then_ends_as_our_fault(
     assert storing.calls == backend.settings.max_run_attempts
     run = the_run(backend, run_id)
     assert_ended_by_us(backend, submission_id, run, "its result could not be stored (DataError)")
-    assert run.report is None and run.finished_at is not None
+    assert stored_report(backend.database, run_id) is None and run.finished_at is not None
     with backend.database.session() as session:
         assert session.scalars(select(TreeResult).where(TreeResult.run_id == run_id)).all() == []
 
@@ -173,8 +173,9 @@ def test_a_sandbox_that_always_fails_ends_as_our_fault_with_its_report(
     run = the_run(backend, run_id)
     assert_ended_by_us(backend, submission_id, run, "the sandbox failed")
     # The last report is kept for the record (which tree failed).
-    assert run.report is not None and run.report["verdict"] == "internal_error"
-    assert (run.report["message"], run.report["score"]) == (run.message, None)
+    report = stored_report(backend.database, run_id)
+    assert report is not None and report["verdict"] == "internal_error"
+    assert (report["message"], report["score"]) == (run.message, None)
     with backend.database.session() as session:
         trees = session.scalars(select(TreeResult).where(TreeResult.run_id == run_id)).all()
         assert "internal_error" in [tree.verdict for tree in trees]

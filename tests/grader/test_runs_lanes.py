@@ -18,7 +18,7 @@ from grader.services.queue import Queue
 from grader.services.runs import mark_sent, retry_run, start_run, stuck_runs
 from grader.services.submissions import aware, submit
 from grader.services.tasks import DELIVER_TASK, GRADE_TASK, REAP_TASK, SWEEP_TASK
-from tests.grader.conftest import UserFactory
+from tests.grader.conftest import UserFactory, stored_report
 from worker.celery_app import app as celery_app
 from worker.execute import execute_run
 
@@ -89,8 +89,9 @@ def test_a_spinning_submission_moves_to_the_slow_lane_and_a_correct_one_stays_fa
     assert slow.deliveries == 1  # the fast lane's try is not an attempt
     assert slow.requeued_at is not None and slow.queued_at < slow.requeued_at
     # Graded with the exercise's own limits, not the fast lane's second.
-    assert slow.report is not None
-    assert slow.report["cases"][0]["verdict"] == "time_limit"
+    report = stored_report(database, spinning)
+    assert report is not None
+    assert report["cases"][0]["verdict"] == "time_limit"
     assert "1 s" not in (slow.message or "")
 
 

@@ -27,7 +27,7 @@ from grader.models import (
 from grader.services.runs import finish_run, retry_run, start_run
 from grader.services.submissions import submit
 from grader.web import create_app
-from tests.grader.conftest import Backend, login
+from tests.grader.conftest import Backend, login, stored_report
 
 SLUG = "aima-fig5.2-alphabeta"
 HOSTILE = "nul\x00 lone\ud800 low\udc80 ansi\x1b[2K\r end"
@@ -121,7 +121,7 @@ def test_a_report_with_what_storage_refuses_is_stored_and_read_back(backend: Bac
         assert run is not None
         assert (run.state, run.verdict, run.score) == (RunState.GRADED, "runtime_error", 12.5)
         assert run.message == f"ValueError: {SHOWN} (line 3)"
-        report = run.report
+        report = stored_report(backend.database, run_id)
         assert report is not None
         assert report["stdout"] == f"printed {SHOWN}\n"
         case = report["cases"][0]
@@ -133,7 +133,12 @@ def test_a_report_with_what_storage_refuses_is_stored_and_read_back(backend: Bac
         ).one()
         assert tree.message == SHOWN
         rows = {row.node: row for row in tree.nodes}
-        assert (rows["A"].actual, rows["B"].actual, rows["C"].actual) == ("inf", "-inf", "nan")
+        # A node row stores a value as the report's JSON writes it.
+        assert (rows["A"].actual, rows["B"].actual, rows["C"].actual) == (
+            '"inf"',
+            '"-inf"',
+            '"nan"',
+        )
         assert rows[f"X{SHOWN}"].message == SHOWN
         assert rows["A"].message == f"A returned {SHOWN}"
 
@@ -235,9 +240,10 @@ def test_each_value_storage_refuses_is_stored_alone(
         assert finish_run(session, backend.settings, run_id, 1, report) == []
     with backend.database.session() as session:
         run = session.get(GradingRun, run_id)
-        assert run is not None and run.report is not None
-        assert run.report["cases"][0]["value"]["actual"] == stored
+        report = stored_report(backend.database, run_id)
+        assert run is not None and report is not None
+        assert report["cases"][0]["value"]["actual"] == stored
         row = session.scalars(
             select(NodeResult).join(TreeResult).where(TreeResult.run_id == run_id)
         ).one()
-        assert row.actual == stored
+        assert row.actual == json.dumps(stored)  # as the report's JSON writes it

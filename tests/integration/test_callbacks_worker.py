@@ -14,6 +14,7 @@ from grader.db import Database
 from grader.models import Course, Delivery, DeliveryState, GradingRun, LmsSubmission, User
 from grader.services.queue import Queue
 from grader.services.submissions import submit
+from tests.grader.conftest import stored_report
 from tests.grader.lms.test_callbacks import Receiver, make_integration, new_secret
 from tests.integration.conftest import Worker, exercise_of, service_settings, wait_until_graded
 
@@ -84,7 +85,7 @@ def test_a_graded_lms_submission_is_called_back_exactly_once(
         with database.session() as session:
             run = session.get(GradingRun, run_id)
             assert run is not None and run.state == "graded"
-            report = run.report
+        report = stored_report(database, run_id)
         assert got.payload["type"] == "submission.graded"
         assert got.payload["data"]["submission_id"] == submission_id
         assert got.payload["data"]["report"] == report

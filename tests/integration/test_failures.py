@@ -19,7 +19,7 @@ from grader.db import Database
 from grader.models import Course, GradingRun, NodeResult, RunState, TreeResult
 from grader.services.queue import Queue
 from grader.services.submissions import submit
-from tests.grader.conftest import add_user
+from tests.grader.conftest import add_user, stored_report
 from tests.integration.conftest import (
     ROOT,
     Worker,
@@ -77,10 +77,11 @@ def test_a_root_value_of_inf_and_printed_nul_are_stored(
 
     run = _run(database, run_id)
     assert (run.state, run.verdict, run.deliveries) == (RunState.GRADED, "failed", 1)
-    assert run.report is not None
-    figure = run.report["cases"][0]
+    report = stored_report(database, run_id)
+    assert report is not None
+    figure = report["cases"][0]
     assert figure["value"] == {"expected": 3, "actual": "inf"}
-    assert run.report["stdout"].startswith("nul\\x00 ansi\x1b[2K\r")
+    assert report["stdout"].startswith("nul\\x00 ansi\x1b[2K\r")
     with database.session() as session:
         rows = session.scalars(
             select(NodeResult.node)

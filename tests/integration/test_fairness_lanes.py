@@ -17,6 +17,7 @@ from grader.db import Database
 from grader.models import Course, GradingRun, User
 from grader.services.queue import Queue
 from grader.services.submissions import submit
+from tests.grader.conftest import stored_report
 from tests.integration.conftest import (
     ROOT,
     Worker,
@@ -86,5 +87,6 @@ def test_spinning_submissions_go_to_the_slow_lane_without_holding_up_a_correct_o
         assert run is not None
         assert (run.lane, run.verdict, run.deliveries) == ("slow", "time_limit", 1)
         # Graded with the exercise's own limit, 2 s of CPU.
-        assert run.report is not None and "2 s of CPU" in run.report["message"]
+        report = stored_report(database, run_id)
+        assert report is not None and "2 s of CPU" in report["message"]
     database.engine.dispose()

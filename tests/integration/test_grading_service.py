@@ -21,6 +21,7 @@ from grader.models import Course, GradingRun, NodeResult, RunState, Submission, 
 from grader.services.queue import Queue
 from grader.services.submissions import submit
 from grader.services.tasks import GRADE_TASK
+from tests.grader.conftest import stored_report
 from tests.integration.conftest import (
     Worker,
     exercise_of,
@@ -125,7 +126,8 @@ def test_figure_5_2_end_to_end_and_a_second_delivery_does_nothing(
         assert (run.state, run.verdict, run.score, run.deliveries) == ("graded", "passed", 100, 1)
         assert run.worker and run.worker.startswith("test-")
         assert run.started_at and run.finished_at and run.queued_at <= run.started_at
-        assert run.report is not None and run.report["cases"][0]["name"] == "fig5.2"
+        report = stored_report(database, right)
+        assert report is not None and report["cases"][0]["name"] == "fig5.2"
         bad = session.get(GradingRun, wrong)
         assert bad is not None and bad.verdict == "failed" and (bad.score or 0) < 100
     rows = _tree_rows(database, right)

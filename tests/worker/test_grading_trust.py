@@ -15,10 +15,11 @@ import pytest
 from reference.exercises import Exercise, load_catalog
 from reference.exercises.model import ExerciseTree, Limits
 from reference.hidden import DEVELOPMENT_KEY, LIBRARY_FOLDER
+from reference.report import REPORT_LIMIT
 from reference.search import Evaluate
 from reference.tree import Edge, Kind, Node, Tree
 from tests.worker.test_sandbox_notes import flooding, fraction_field
-from worker.grading import HIDDEN_REASONS, NOT_RUN, REPORT_LIMIT, cases, grade, hidden_reasons
+from worker.grading import HIDDEN_REASONS, NOT_RUN, cases, grade, hidden_reasons
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 CATALOG = load_catalog(EXERCISES)

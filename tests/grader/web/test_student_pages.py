@@ -20,7 +20,7 @@ from grader.db import Database
 from grader.models import Course, Exercise, Role, Submission, User
 from grader.services.submissions import submit
 from grader.web.student import ATTEMPTS_SHOWN
-from tests.grader.conftest import UserFactory, configured, csrf_token, login
+from tests.grader.conftest import UserFactory, configured, csrf_token, login, stored_report
 
 LIBRARY = Path(__file__).resolve().parents[3] / "exercises" / "implementations"
 CORRECT = LIBRARY / "alphabeta" / "correct_fail_hard.py"
@@ -202,8 +202,10 @@ def test_hidden_trees_show_only_their_verdict_and_reason(
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     with database.session() as session:
         run = session.scalars(select(Submission)).one().latest_run
-        assert run is not None and run.report is not None
-        hidden = [case for case in run.report["cases"] if case["hidden"]]
+        assert run is not None
+        report = stored_report(database, run.id)
+        assert report is not None
+        hidden = [case for case in report["cases"] if case["hidden"]]
     assert hidden and all("nodes" not in case and "replay" not in case for case in hidden)
     assert page.count('data-case="') == 1  # only the public tree is drawn
     drawn = set(re.findall(r'data-node="([^"]+)"', page))
