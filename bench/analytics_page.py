@@ -3,22 +3,29 @@
 A class of ``--students`` students, each with one graded run of Figure 5.2's alpha-beta
 exercise (a 13-node public tree), their searches drawn in turn from the library's correct
 and wrong implementations (each graded once, then stored for every student as the worker
-stores a result: the report and its tree and node rows). The page is asked for
+stores a result). The page is asked for
 ``--repeat`` times by a signed-in instructor through the app; the median and the spread of
 its answer time are printed, with the time to build the class beside it.
 
-Run it on two commits (a git worktree of the older one, with ``PYTHONPATH`` pointing at it)
-to put two ways of computing the page side by side. Usage:
+``--baseline REV`` puts two ways of computing the page side by side in one run: the same
+class is measured with the code of commit ``REV`` (a temporary git worktree of it, its own
+copy of this script run with ``PYTHONPATH`` pointing at it) and with this checkout's,
+alternately ``--rounds`` times, and the medians are printed with their ratio. Usage:
   .venv/bin/python bench/analytics_page.py [--students 1000] [--repeat 7] [--database-url URL]
-Without ``--database-url`` the class lives in a temporary SQLite file.
+      [--baseline REV [--rounds 3]]
+Without ``--database-url`` the class lives in a temporary SQLite file (with one, every
+measurement starts from an emptied schema: give a database of its own).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import secrets
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -90,14 +97,12 @@ def build_class(database: Database, settings: Settings, students: int) -> tuple[
         return exercise.id, instructor
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--students", type=int, default=1000)
-    parser.add_argument("--repeat", type=int, default=7)
-    parser.add_argument("--database-url", default="", help="default: a temporary SQLite file")
-    args = parser.parse_args()
+def measure(students: int, repeat: int, database_url: str) -> list[float]:
+    """The page's answer times (seconds) over a class built for this measurement."""
     with tempfile.TemporaryDirectory(prefix="analytics-page-") as folder:
-        url = args.database_url or f"sqlite:///{Path(folder) / 'grader.db'}"
+        url = database_url or f"sqlite:///{Path(folder) / 'grader.db'}"
+        if database_url:
+            reset_schema(url)
         upgrade(url)
         settings = Settings(
             env="development",
@@ -109,7 +114,7 @@ def main() -> None:
         )
         database = Database(url)
         began = time.perf_counter()
-        exercise_id, instructor = build_class(database, settings, args.students)
+        exercise_id, instructor = build_class(database, settings, students)
         built = time.perf_counter() - began
         app = create_app(settings, database)
         client = app.test_client()
@@ -118,21 +123,99 @@ def main() -> None:
             session["_fresh"] = True
         path = f"/teach/exercises/{exercise_id}/analytics"
         times = []
-        for _ in range(args.repeat):
+        for _ in range(repeat):
             start = time.perf_counter()
             response = client.get(path)
             times.append(time.perf_counter() - start)
             if response.status_code != 200:
                 raise SystemExit(f"{path} answered {response.status_code}")
         database.engine.dispose()
+    print(
+        f"class: {students} students on {SLUG}, built in {built:.1f} s ({url.split(':')[0]})",
+        file=sys.stderr,
+    )
+    return times
+
+
+def reset_schema(url: str) -> None:
+    """Empty the database at ``url`` (its public schema), for a class of its own."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        connection.execute(text("DROP SCHEMA public CASCADE"))
+        connection.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
+MEDIAN = re.compile(r"analytics page: median ([0-9.]+) ms")
+
+
+def at_commit(revision: str, arguments: list[str]) -> float:
+    """The page's median (ms) measured by commit ``revision``'s code and copy of this
+    script, in a temporary git worktree."""
+    database_url = (
+        arguments[arguments.index("--database-url") + 1] if "--database-url" in (arguments) else ""
+    )
+    if database_url:
+        reset_schema(database_url)  # the older code migrates from empty
+    with tempfile.TemporaryDirectory(prefix="analytics-baseline-") as folder:
+        tree = Path(folder) / "tree"
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(tree), revision],
+            check=True,
+        )
+        try:
+            environment = {**os.environ, "PYTHONPATH": str(tree)}
+            done = subprocess.run(
+                [sys.executable, str(tree / "bench" / "analytics_page.py"), *arguments],
+                cwd=tree,
+                env=environment,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+        finally:
+            subprocess.run(
+                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=True
+            )
+    found = MEDIAN.search(done.stdout)
+    if found is None:
+        raise SystemExit(f"no median in the baseline's output:\n{done.stdout}{done.stderr}")
+    return float(found.group(1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--database-url", default="", help="default: a temporary SQLite file")
+    parser.add_argument("--baseline", default="", help="a commit to compare with")
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}")
-    print(
-        f"class: {args.students} students on {SLUG}, built in {built:.1f} s ({url.split(':')[0]})"
-    )
-    print(
-        f"analytics page: median {statistics.median(times) * 1000:.0f} ms over {args.repeat} "
-        f"(fastest {min(times) * 1000:.0f} ms, slowest {max(times) * 1000:.0f} ms)"
-    )
+    if not args.baseline:
+        times = measure(args.students, args.repeat, args.database_url)
+        print(
+            f"analytics page: median {statistics.median(times) * 1000:.0f} ms over "
+            f"{args.repeat} (fastest {min(times) * 1000:.0f} ms, slowest "
+            f"{max(times) * 1000:.0f} ms)"
+        )
+        return
+    common = ["--students", str(args.students), "--repeat", str(args.repeat)]
+    if args.database_url:
+        common += ["--database-url", args.database_url]
+    before: list[float] = []
+    after: list[float] = []
+    for _ in range(args.rounds):
+        before.append(at_commit(args.baseline, common))
+        times = measure(args.students, args.repeat, args.database_url)
+        after.append(round(statistics.median(times) * 1000))
+    backend = args.database_url.split(":")[0] if args.database_url else "sqlite"
+    print(f"{args.students} students on {SLUG} ({backend}), median of {args.rounds} rounds:")
+    print(f"  baseline {args.baseline[:10]:<10}: {statistics.median(before):6.0f} ms  {before}")
+    print(f"  this checkout      : {statistics.median(after):6.0f} ms  {after}")
+    print(f"  ratio this/baseline: {statistics.median(after) / statistics.median(before):.2f}")
 
 
 if __name__ == "__main__":

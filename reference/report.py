@@ -10,8 +10,10 @@ A report carries text and numbers the student's code chose. Both are made storab
 once: every text field goes through :func:`reference.safe_json.safe_text` when the model is
 built (NUL and lone surrogates become visible escapes), and a value that is a non-finite
 float is written as ``"inf"``, ``"-inf"`` or ``"nan"`` when the model is dumped (strict JSON
-has no such numbers). Keys a grading left out stay out of the JSON: a hidden tree has no
-``nodes`` and no ``replay``, a step no ``alpha`` it was not given.
+has no such numbers). An optional field without a value is left out of the JSON, whether
+it was given as None or not given: a hidden tree has no ``nodes`` and no ``replay``, a step
+no ``alpha`` it was not given, and an empty message is no message. So a report has one JSON
+document, whoever built it and however it was stored.
 """
 
 from __future__ import annotations
@@ -94,6 +96,8 @@ def finite(value: int | float | str | None) -> int | float | str | None:
 
 Text = Annotated[str, AfterValidator(safe_text)]
 """Text the student's code may have chosen, storable whatever it holds."""
+Message = Annotated[Text | None, AfterValidator(lambda text: text or None)]
+"""An optional sentence: an empty one is none."""
 Value = Annotated[int | float | Text | None, PlainSerializer(finite)]
 """A value as a report holds it: a number JSON carries exactly, else its text (a fraction,
 a value the code returned that is not a number); inf, -inf and nan are dumped as text."""
@@ -164,14 +168,16 @@ class TreeCase(_Model):
     name: Text
     hidden: bool
     verdict: RunVerdict
-    message: Text | None = None
+    message: Message = None
     replay: Replay | None = None
     value: ValueCheck | None = None
     decision: Decision | None = None
     first_divergence: Divergence | None = None
     score: float | None = None
     max_score: int | None = None
-    nodes: list[NodeReport] | None = None
+    nodes: Annotated[list[NodeReport] | None, AfterValidator(lambda nodes: nodes or None)] = None
+    """Each node's verdict, in the tree's order; None (an empty list is none) when the
+    search did not run to its end, the tree is hidden, or every node was cut."""
     nodes_omitted: dict[NodeVerdict, int] | None = None
     """Nodes left out of ``nodes`` (a report cut to its size limit), counted by verdict."""
 
@@ -219,8 +225,14 @@ class Report(_Model):
 
     def to_json(self) -> dict[str, Any]:
         """The report as a JSON document: strict JSON, storable, its left-out keys left out."""
-        document = self.model_dump(mode="json", exclude_unset=True)
-        return {"schema_version": self.schema_version, **document}
+        document = self.model_dump(mode="json", exclude_none=True)
+        # The two required fields that may be None say so (not a grade, no maximum).
+        return {
+            "schema_version": self.schema_version,
+            **document,
+            "score": self.score,
+            "max_score": self.max_score,
+        }
 
 
 def report_schema() -> dict[str, Any]:

@@ -395,7 +395,8 @@ def grade(
     submission) gets the same hidden trees, another draw others. The source is compiled
     here, on the trusted side, before any child runs; every tree of the exercise is in the
     report, those not run as ``not_run``. The report is valid JSON whatever the student's
-    code did (see :mod:`reference.report`), and at most ``reference.report.REPORT_LIMIT`` bytes of it."""
+    code did (see :mod:`reference.report`), and holds at most
+    ``reference.report.REPORT_LIMIT`` bytes."""
     found = cases(exercise, key, exercises_dir, draw)
     reasons = hidden_reasons(exercise)
     runs = [

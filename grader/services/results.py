@@ -168,17 +168,16 @@ def _rows(report: Report, node_rows_limit: int) -> list[TreeRows]:
 
 def details_of(report: Report) -> RunDetails:
     """The part of ``report`` that is kept in its run's ``details`` document."""
-    fields = report.model_fields_set & {"stdout", "usage", "cut"}
     cases = [
-        CaseDetails.model_validate(
-            case.model_dump(include={"replay", "value", "decision"}, exclude_unset=True)
-        )
+        CaseDetails(replay=case.replay, value=case.value, decision=case.decision)
         for case in report.cases
     ]
     return RunDetails(
         exercise=report.exercise,
+        stdout=report.stdout,
+        usage=report.usage,
+        cut=report.cut,
         cases=cases,
-        **{name: getattr(report, name) for name in fields},
     )
 
 
@@ -195,7 +194,7 @@ def store_report(
     run.score = _score(model.score)
     run.max_score = _score(model.max_score)
     run.message = model.message
-    run.details = details_of(model).model_dump(mode="json", exclude_unset=True)
+    run.details = details_of(model).model_dump(mode="json", exclude_none=True)
     rows = _rows(model, node_rows_limit)
     if not rows:
         return
@@ -238,7 +237,7 @@ def load_report(session: Session, run: GradingRun) -> Report | None:
             "score": run.score,
             "max_score": None if run.max_score is None else int(run.max_score),
             "message": run.message or "",
-            **details.model_dump(include={"stdout", "usage", "cut"}, exclude_unset=True),
+            **details.model_dump(include={"stdout", "usage", "cut"}, exclude_none=True),
             "cases": cases,
         }
     )
@@ -276,7 +275,7 @@ def _case(tree: TreeResult, extra: CaseDetails, nodes: list[NodeReport]) -> Tree
     case: dict[str, Any] = {"name": tree.name, "hidden": tree.hidden, "verdict": tree.verdict}
     if tree.message:
         case["message"] = tree.message
-    case.update(extra.model_dump(exclude_unset=True))
+    case.update(extra.model_dump(exclude_none=True))
     if tree.divergence_node is not None:
         case["first_divergence"] = Divergence(
             node=tree.divergence_node, message=tree.divergence_message or ""

@@ -1,0 +1,234 @@
+"""A report is stored once, in rows and a capped document beside them, and reads back as the
+report that was graded: for real gradings of each algorithm family (correct, wrong, broken),
+for reports cut to their limits, and across the migration that moved the old reports.
+On SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic import command
+from sqlalchemy import create_engine, select, text
+from sqlalchemy.engine import make_url
+
+from grader.config import Settings
+from grader.db import Database
+from grader.migrate import alembic_config, drift, upgrade
+from grader.models import Course, Exercise, GradingRun, NodeResult, TreeResult
+from grader.services.exercise_store import import_library, load_version
+from grader.services.runs import finish_run, start_run
+from grader.services.submissions import submit
+from reference.report import REPORT_LIMIT, Report, fit
+from tests.grader.conftest import Backend, add_user, stored_report
+from tests.grader.test_storage import hostile_report, started_run
+from worker.grading import grade
+
+ROOT = Path(__file__).resolve().parents[2]
+LIBRARY = ROOT / "exercises" / "implementations"
+GRADED = [
+    ("aima-fig5.2-alphabeta", "alphabeta/correct_fail_hard.py"),
+    ("aima-fig5.2-alphabeta", "alphabeta/wrong_alpha_never_updated.py"),
+    ("grundy-7-minimax", "minimax/wrong_right_to_left.py"),
+    ("grundy-7-negamax", "negamax/correct_alphabeta.py"),
+    ("expectimax-dice", "expectimax/wrong_ignores_probabilities.py"),
+    ("tictactoe-depth2-heuristic", "depth-limited/wrong_eval_negated.py"),
+]
+BROKEN = {
+    "compile_error.py": "def max_value(state:\n    return 1\n",
+    "runtime_error.py": "def max_value(*args):\n    raise ValueError('no')\n"
+    "def min_value(*args):\n    raise ValueError('no')\n",
+}
+
+
+def _graded(settings: Settings, database: Database, course: Course, slug: str, name: str,
+            source: str) -> tuple[int, Report]:  # fmt: skip
+    """A run of ``source`` on ``slug``, graded as the worker grades it and stored: its id
+    and the report the grading made."""
+    with database.session() as session:
+        exercise = session.scalars(
+            select(Exercise).where(Exercise.course_id == course.id, Exercise.slug == slug)
+        ).one()
+        version = exercise.current_version
+        assert version is not None
+        model = load_version(settings, slug, version)
+    report = grade(
+        model, source, name, key=settings.hidden_tree_key, exercises_dir=settings.exercises_dir
+    )
+    student = add_user(database, f"s-{secrets.token_hex(6)}@example.edu", "student", course)
+    with database.session() as session:
+        exercise = session.scalars(
+            select(Exercise).where(Exercise.course_id == course.id, Exercise.slug == slug)
+        ).one()
+        run_id = submit(session, settings, student, exercise, name, source).runs[0].id
+    with database.sessions() as session:
+        delivery = start_run(session, settings, run_id, "w", "t").delivery
+        assert delivery == 1
+        finish_run(session, settings, run_id, delivery, report)
+    return run_id, report
+
+
+def _library_runs(backend: Backend) -> list[tuple[int, Report]]:
+    runs = [
+        _graded(backend.settings, backend.database, backend.course, slug, name,
+                (LIBRARY / name).read_text(encoding="utf-8"))
+        for slug, name in GRADED
+    ]  # fmt: skip
+    runs += [
+        _graded(backend.settings, backend.database, backend.course, "aima-fig5.2-alphabeta",
+                name, source)
+        for name, source in BROKEN.items()
+    ]  # fmt: skip
+    return runs
+
+
+def test_real_gradings_read_back_as_they_were_graded(backend: Backend) -> None:
+    runs = _library_runs(backend)
+    verdicts = set()
+    for run_id, report in runs:
+        assert stored_report(backend.database, run_id) == report.to_json()
+        verdicts.add(report.verdict)
+    # The corpus covers what it claims to.
+    assert {"passed", "failed", "compile_error", "runtime_error"} <= verdicts
+
+
+def test_the_rows_hold_the_verdicts_and_the_document_only_the_page_extras(
+    backend: Backend,
+) -> None:
+    run_id, report = _graded(
+        backend.settings, backend.database, backend.course, "aima-fig5.2-alphabeta",
+        "wrong.py", (LIBRARY / "alphabeta/wrong_alpha_never_updated.py").read_text(),
+    )  # fmt: skip
+    public = report.cases[0]
+    assert public.nodes and public.first_divergence is not None
+    with backend.database.session() as session:
+        run = session.get(GradingRun, run_id)
+        assert run is not None and run.details is not None
+        tree = session.scalars(
+            select(TreeResult).where(TreeResult.run_id == run_id, TreeResult.position == 0)
+        ).one()
+        assert (tree.divergence_node, tree.divergence_message) == (
+            public.first_divergence.node,
+            public.first_divergence.message,
+        )
+        verdicts = session.execute(
+            select(NodeResult.node, NodeResult.verdict)
+            .where(NodeResult.tree_result_id == tree.id)
+            .order_by(NodeResult.position)
+        ).all()
+        assert [tuple(row) for row in verdicts] == [
+            (node.node, str(node.verdict)) for node in public.nodes
+        ]
+        # Nothing the rows hold is in the document.
+        document = json.dumps(run.details)
+        assert '"nodes"' not in document and '"first_divergence"' not in document
+        assert '"verdict"' not in document and '"score"' not in document
+        assert set(run.details["cases"][0]) == {"replay", "value", "decision"}
+
+
+def test_a_tree_over_the_row_limit_reads_back_with_its_good_nodes_counted(
+    backend: Backend,
+) -> None:
+    _, run_id, _ = started_run(backend)
+    document = hostile_report()
+    good = [{"node": f"G{n}", "verdict": "ok", "expected": n, "actual": n} for n in range(6)]
+    document["cases"][0]["nodes"] = document["cases"][0]["nodes"] + good
+    settings = replace(backend.settings, node_rows_limit=5)
+    with backend.database.sessions() as session:
+        assert finish_run(session, settings, run_id, 1, document) == []
+    stored = stored_report(backend.database, run_id)
+    assert stored is not None
+    case = stored["cases"][0]
+    assert [node["verdict"] for node in case["nodes"]] == ["wrong_value", "wrong_value", "extra"]
+    assert case["nodes_omitted"] == {"ok": 7}
+    whole = Report.model_validate(document).cases[0]
+    assert Counter(whole.verdict_counts()) == Counter(
+        Report.model_validate(stored).cases[0].verdict_counts()
+    )
+
+
+def test_a_report_over_its_limit_is_cut_before_it_is_stored(backend: Backend) -> None:
+    _, run_id, _ = started_run(backend)
+    document = hostile_report()
+    step = {"node": "A", "event": "enter", "alpha": "-inf", "beta": "+inf"}
+    document["cases"][0]["replay"]["student"] = [step] * 20_000
+    document["stdout"] = "x" * 8000
+    assert len(json.dumps(document, default=str)) > REPORT_LIMIT
+    with backend.database.sessions() as session:
+        assert finish_run(session, backend.settings, run_id, 1, document) == []
+    stored = stored_report(backend.database, run_id)
+    assert stored is not None
+    assert stored == fit(Report.model_validate(document)).to_json()
+    assert stored["cut"].startswith("the report was too large: cut replays")
+    with backend.database.session() as session:
+        details = session.scalar(select(GradingRun.details).where(GradingRun.id == run_id))
+    assert len(json.dumps(details).encode()) <= REPORT_LIMIT
+
+
+@pytest.fixture
+def fresh_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database of its own (SQLite, or a schema of the test PostgreSQL)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'moved.db'}"
+        return
+    base: str = request.getfixturevalue("pg_url")
+    admin = create_engine(make_url(base).set(query={}))
+    schema = f"grader_move_{secrets.token_hex(4)}"
+    with admin.begin() as connection:
+        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+    url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with admin.begin() as connection:
+            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+@pytest.mark.parametrize("fresh_url", ["sqlite", "postgresql"], indirect=True)
+def test_the_migration_moves_old_reports_and_back(fresh_url: str, settings: Settings) -> None:
+    upgrade(fresh_url)
+    settings = replace(settings, database_url=fresh_url)
+    database = Database(fresh_url)
+    try:
+        with database.session() as session:
+            course = Course(title="Moved", join_code=secrets.token_hex(4).upper())
+            session.add(course)
+            session.flush()
+            import_library(session, settings, course)
+        backend = Backend("moved", settings, database, course)
+        runs = _library_runs(backend)
+        before = {run_id: stored_report(database, run_id) for run_id, _ in runs}
+        database.engine.dispose()
+
+        command.downgrade(alembic_config(fresh_url), "0005")
+        old = _old_reports(fresh_url)
+        # The old column holds each report whole again, as it was graded.
+        assert old == before
+
+        upgrade(fresh_url)
+        assert drift(fresh_url) == []
+        database = Database(fresh_url)
+        assert {run_id: stored_report(database, run_id) for run_id, _ in runs} == before
+    finally:
+        database.engine.dispose()
+
+
+def _old_reports(url: str) -> dict[int, dict[str, Any]]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(text("SELECT id, report FROM grading_runs")).all()
+    finally:
+        engine.dispose()
+    return {
+        run_id: report if isinstance(report, dict) else json.loads(report)
+        for run_id, report in rows
+        if report is not None
+    }
