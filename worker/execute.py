@@ -11,6 +11,11 @@ as ``internal_error``, which does not count as an attempt. If even that cannot b
 written because the database cannot be reached, the error goes up to the task, which is
 tried again later (the run stays ``running`` and its next delivery grades it again).
 
+Each step is one unit of work: a ``Database.session()`` block commits what the services of
+:mod:`grader.services.runs` changed, and the tasks they hand to the queue (the run sent
+again, the outbound deliveries of a finished run) are sent after that commit, by the
+session's own hook, never before it and never after a rollback.
+
 A run in the fast lane is graded with at most ``FAST_LANE_CPU_SECONDS`` of CPU time per
 tree, ``FAST_LANE_MEMORY_MB`` of memory and ``FAST_LANE_SECONDS`` of real time for the
 whole submission. When its submission hits a limit of time or memory there, it gets no
@@ -23,13 +28,10 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.exc import InterfaceError, OperationalError
-from sqlalchemy.orm import Session
 
 from grader.config import Settings
 from grader.db import Database
@@ -72,12 +74,11 @@ def execute_run(
 ) -> str:
     """Grade run ``run_id``; what happened, in a word (graded, skipped, discarded, retried,
     error)."""
-    with database.sessions() as session:
-        start = start_run(session, settings, run_id, worker, task_id)
+    with database.session() as session:
+        start = start_run(session, settings, _queue(settings, database), run_id, worker, task_id)
         run = start.run
         if run is None:
             log.info("run %s not graded: %s", run_id, start.reason)
-            _send_outbound(database, settings, start.outbound)
             return "skipped"
         submission, version = run.submission, run.version
         submission_id, source, filename = submission.id, submission.source, submission.filename
@@ -85,7 +86,6 @@ def execute_run(
         slug = version.exercise.slug
         materialize(settings, slug, version)  # its files are read here, if ever
         session.expunge(version)
-        session.rollback()
     with bind(submission_id=submission_id):
         return _grade_and_store(
             database,
@@ -184,8 +184,8 @@ def _to_slow_lane(
     report: Report,
     began: float,
 ) -> str:
-    with _session(database) as session:
-        moved = move_to_slow_lane(session, run_id, delivery)
+    with database.session() as session:
+        moved = move_to_slow_lane(session, _queue(settings, database), run_id, delivery)
     if not moved:
         log.info("run %s: another delivery owns it", run_id)
         return "discarded"
@@ -195,7 +195,6 @@ def _to_slow_lane(
         report.verdict,
         (time.perf_counter() - began) * 1000,
     )
-    _queue(settings, database).send([run_id])
     return "slow lane"
 
 
@@ -211,14 +210,14 @@ def _store(
         log.error("run %s: the sandbox failed: %s", run_id, report.message)
         return _retry(database, settings, run_id, delivery, "the sandbox failed", report)
     try:
-        with _session(database) as session:
-            outbound = finish_run(session, settings, run_id, delivery, report)
+        with database.session() as session:
+            stored = finish_run(
+                session, settings, _queue(settings, database), run_id, delivery, report
+            )
     except Exception as error:
         log.exception("run %s: its result could not be stored", run_id)
         what = f"its result could not be stored ({type(error).__name__})"
     else:
-        stored = outbound is not None
-        _send_outbound(database, settings, outbound or [])
         log.info(
             "run %s %s: %s in %.0f ms",
             run_id,
@@ -228,17 +227,6 @@ def _store(
         )
         return "graded" if stored else "discarded"
     return _retry(database, settings, run_id, delivery, what)
-
-
-@contextmanager
-def _session(database: Database) -> Iterator[Session]:
-    """A session of ``database``, rolled back when the block raises."""
-    with database.sessions() as session:
-        try:
-            yield session
-        except BaseException:
-            session.rollback()
-            raise
 
 
 def _retry(
@@ -251,8 +239,9 @@ def _retry(
 ) -> str:
     """After a failure of ours: send the run again, or end it (see the module's docstring)."""
     try:
-        with _session(database) as session:
-            retried = retry_run(session, settings, run_id, delivery, what, report)
+        with database.session() as session:
+            queue = _queue(settings, database)
+            retried = retry_run(session, settings, queue, run_id, delivery, what, report)
     except Exception as error:
         if report is None:
             if isinstance(error, OperationalError | InterfaceError):
@@ -268,15 +257,7 @@ def _retry(
             return "discarded"
         if retried.again:
             log.warning("run %s: %s; sent again", run_id, what)
-            _queue(settings, database).send([run_id])
             return "retried"
         log.error("run %s ended as internal_error: %s", run_id, what)
-        _send_outbound(database, settings, retried.outbound)
         return "error"
     return _retry(database, settings, run_id, delivery, what)
-
-
-def _send_outbound(database: Database, settings: Settings, delivery_ids: list[int]) -> None:
-    """Send the result callbacks and scores a finished run made (after their commit)."""
-    if delivery_ids:
-        _queue(settings, database).send_deliveries(delivery_ids)

@@ -64,12 +64,14 @@ def grade_run(self: Any, run_id: int) -> str:
 
 @app.task(name=REAP_TASK)
 def reap_stuck_runs() -> int:
-    """Send again every run stuck in queued or running past the timeout (not tried again
-    after an error: the beat sends the next one soon)."""
+    """Send again every run stuck in queued or running past the timeout, after the commit
+    that puts them back in the queue; how many (not tried again after an error: the beat
+    sends the next one soon)."""
     database = _database()
-    with database.sessions() as session:
-        ids = stuck_runs(session, app.conf.grader_settings)
-    return Queue(app.conf.grader_settings, database, app).send(ids)
+    queue = Queue(app.conf.grader_settings, database, app)
+    with database.session() as session:
+        ids = stuck_runs(session, app.conf.grader_settings, queue)
+    return len(ids)
 
 
 @app.task(name=DELIVER_TASK, bind=True, base=GraderTask)

@@ -8,12 +8,18 @@ A run waits in one of two lanes (:class:`~grader.models.Lane`), the fast one unl
 student already has a run waiting or being graded; a fast-lane run whose submission needs
 more than the fast lane's budget is moved to the slow lane (:func:`move_to_slow_lane`).
 A run keeps its first ``queued_at`` however often it is queued again.
+
+The functions that change a run do not commit: the caller's unit of work does (a worker's
+``Database.session()`` block, a request's session). What must happen after the commit,
+sending a run's task again or the outbound deliveries a finished run made, is handed to the
+sender they are given (the ``Queue``), which does it once the session commits and never if
+it rolls back (:mod:`grader.services.unit_of_work`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -25,6 +31,7 @@ from grader.models import Exercise, ExerciseVersion, GradingRun, RunState, Submi
 from grader.models.submissions import Lane
 from grader.services.deliveries import on_run_finished
 from grader.services.results import store_report
+from grader.services.unit_of_work import Sender
 from reference.report import Report, RunVerdict
 from reference.safe_json import safe_text
 
@@ -54,14 +61,14 @@ class Start:
     run: GradingRun | None = None
     """The run to grade, with its submission and its exercise version (and the version's
     exercise) loaded."""
-    outbound: list[int] = field(default_factory=list)
-    """Outbound deliveries made when the run ended here (too many deliveries)."""
 
 
 def start_run(
-    session: Session, settings: Settings, run_id: int, worker: str, task_id: str
+    session: Session, settings: Settings, queue: Sender, run_id: int, worker: str, task_id: str
 ) -> Start:
-    """Claim ``run_id`` for this delivery (commits)."""
+    """Claim ``run_id`` for this delivery (once the caller commits). A run delivered too
+    often ends here as ``internal_error``; its outbound deliveries are sent after the
+    commit."""
     # With what grading it needs, in the same statement.
     run = session.scalar(
         select(GradingRun)
@@ -75,25 +82,20 @@ def start_run(
         .with_for_update(of=GradingRun)
     )
     if run is None:
-        session.rollback()
         return Start("no such run")
     if run.state in (RunState.GRADED, RunState.ERROR):
-        session.rollback()
         return Start(f"already {run.state}")
     run.deliveries += 1
     now = utcnow()
     if run.deliveries > settings.max_run_attempts:
         _fail(run, our_fault(f"grading failed or was interrupted {run.deliveries - 1} times"), now)
-        outbound = on_run_finished(session, run)
-        session.commit()
-        return Start("too many deliveries", outbound=outbound)
+        queue.deliver_after_commit(session, on_run_finished(session, run))
+        return Start("too many deliveries")
     run.state = RunState.RUNNING
     run.started_at = now
     run.worker = worker[:200]
     run.task_id = task_id[:200]
-    delivery = run.deliveries
-    session.commit()
-    return Start("started", delivery, run=run)
+    return Start("started", run.deliveries, run=run)
 
 
 def _owned(session: Session, run_id: int, delivery: int) -> GradingRun | None:
@@ -112,24 +114,23 @@ def _owned(session: Session, run_id: int, delivery: int) -> GradingRun | None:
 def finish_run(
     session: Session,
     settings: Settings,
+    queue: Sender,
     run_id: int,
     delivery: int,
     report: Report | Mapping[str, Any],
-) -> list[int] | None:
-    """Store ``report`` if this delivery still owns the run (commits); None: discarded.
+) -> bool:
+    """Store ``report`` if this delivery still owns the run; False: discarded.
 
-    The outbound deliveries the result calls for are made in the same transaction; their
-    ids are returned, to be sent after the commit."""
+    The outbound deliveries the result calls for are made in the same transaction and sent
+    after its commit."""
     run = _owned(session, run_id, delivery)
     if run is None:
-        session.rollback()
-        return None
+        return False
     run.state = RunState.GRADED
     run.finished_at = utcnow()
     store_report(session, run, report, settings.node_rows_limit)
-    outbound = on_run_finished(session, run)
-    session.commit()
-    return outbound
+    queue.deliver_after_commit(session, on_run_finished(session, run))
+    return True
 
 
 def our_fault(what: str) -> str:
@@ -139,16 +140,16 @@ def our_fault(what: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Retry:
-    """What became of a run after a failure of ours: queued for another delivery (send its
-    task after the commit), or ended as ``internal_error`` (send ``outbound``)."""
+    """What became of a run after a failure of ours: queued for another delivery, or ended
+    as ``internal_error``."""
 
     again: bool
-    outbound: list[int] = field(default_factory=list)
 
 
 def retry_run(
     session: Session,
     settings: Settings,
+    queue: Sender,
     run_id: int,
     delivery: int,
     what: str,
@@ -158,11 +159,11 @@ def retry_run(
     stored, the sandbox failed): the run back in the queue while it has had fewer than
     ``max_run_attempts`` deliveries, else ended as ``internal_error``, the student told
     that it is our fault and why (``what``: "the sandbox failed", ...), and ``report`` (the
-    last grading's, if any) kept for the record. Commits; None when this delivery no
-    longer owns the run."""
+    last grading's, if any) kept for the record. The run's task, or the outbound
+    deliveries of its end, are sent after the commit. None when this delivery no longer owns
+    the run."""
     run = _owned(session, run_id, delivery)
     if run is None:
-        session.rollback()
         return None
     now = utcnow()
     if run.deliveries < settings.max_run_attempts:
@@ -171,7 +172,7 @@ def retry_run(
         # Unsent until Queue.send marks it: if the broker cannot take it, the reaper's
         # sweep of unsent runs sends it again.
         run.task_id = None
-        session.commit()
+        queue.send_after_commit(session, [run.id])
         return Retry(again=True)
     if report is not None:
         store_report(session, run, report, settings.node_rows_limit)
@@ -179,9 +180,8 @@ def retry_run(
     # The stored report reads back with the run's verdict, score and message: what an LMS
     # is sent says what the student reads, and is not a grade.
     _fail(run, our_fault(f"grading failed{tries} because {what}"), now)
-    outbound = on_run_finished(session, run)
-    session.commit()
-    return Retry(again=False, outbound=outbound)
+    queue.deliver_after_commit(session, on_run_finished(session, run))
+    return Retry(again=False)
 
 
 def _fail(run: GradingRun, message: str, now: datetime) -> None:
@@ -192,20 +192,19 @@ def _fail(run: GradingRun, message: str, now: datetime) -> None:
     run.finished_at = now
 
 
-def move_to_slow_lane(session: Session, run_id: int, delivery: int) -> bool:
+def move_to_slow_lane(session: Session, queue: Sender, run_id: int, delivery: int) -> bool:
     """Put a fast-lane run that needs more than the fast lane's budget back in the queue,
-    in the slow lane (commits); send its task after the commit. Its delivery here does not
-    count as an attempt. False when this delivery no longer owns the run."""
+    in the slow lane; its task is sent after the commit. Its delivery here does not count
+    as an attempt. False when this delivery no longer owns the run."""
     run = _owned(session, run_id, delivery)
     if run is None:
-        session.rollback()
         return False
     run.state = RunState.QUEUED
     run.lane = Lane.SLOW
     run.deliveries -= 1
     run.requeued_at = utcnow()
     run.task_id = None
-    session.commit()
+    queue.send_after_commit(session, [run.id])
     return True
 
 
@@ -225,8 +224,11 @@ def mark_sent(session: Session, run_id: int, task_id: str) -> None:
     )
 
 
-def stuck_runs(session: Session, settings: Settings, now: datetime | None = None) -> list[int]:
-    """Runs to send again: queued or running past the timeout, or never sent (commits).
+def stuck_runs(
+    session: Session, settings: Settings, queue: Sender, now: datetime | None = None
+) -> list[int]:
+    """Runs to send again: queued or running past the timeout, or never sent; their tasks
+    are sent after the commit.
 
     A queued run's time is counted from when it was last queued (its first ``queued_at``
     is kept for the queue-wait figures)."""
@@ -253,7 +255,7 @@ def stuck_runs(session: Session, settings: Settings, now: datetime | None = None
         run.state = RunState.QUEUED
         run.requeued_at = now
     ids = [run.id for run in runs]
-    session.commit()
+    queue.send_after_commit(session, ids)
     return ids
 
 

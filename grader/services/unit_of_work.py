@@ -8,12 +8,16 @@ does).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Iterable
+from typing import Protocol
 
 from sqlalchemy import event
 from sqlalchemy.orm import Session, SessionTransaction
 
 Action = Callable[[], object]
+
+log = logging.getLogger(__name__)
 
 _PENDING = "grader.after_commit"
 """The key of a session's waiting actions in ``Session.info``."""
@@ -38,10 +42,26 @@ def _run_pending(session: Session) -> None:
         return  # a savepoint released: the outer transaction is not committed yet
     actions = session.info.pop(_PENDING, [])
     for action in actions:
-        action()
+        try:
+            action()
+        except Exception:
+            # The commit is done: a failed side effect must not pass for a failed commit
+            # (the reaper and the sweep send again what was not sent).
+            log.exception("an action after a commit failed")
 
 
 def _drop_pending(session: Session, transaction: SessionTransaction) -> None:
     # The outermost transaction ended without its commit running the actions: a rollback.
     if transaction.parent is None:
         session.info.pop(_PENDING, None)
+
+
+class Sender(Protocol):
+    """What sends tasks once a session commits (:class:`grader.services.queue.Queue`): the
+    services that change runs are handed one and ask it, never the broker directly."""
+
+    def send_after_commit(self, session: Session, run_ids: Iterable[int]) -> None:
+        """Send each run's task once ``session`` commits (never if it rolls back)."""
+
+    def deliver_after_commit(self, session: Session, delivery_ids: Iterable[int]) -> None:
+        """Send each outbound delivery's task once ``session`` commits."""

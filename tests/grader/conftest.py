@@ -8,7 +8,7 @@ import os
 import re
 import secrets
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session
 from werkzeug.security import generate_password_hash
 
 from grader.config import Settings
@@ -26,6 +27,7 @@ from grader.migrate import upgrade
 from grader.models import Course, GradingRun, Membership, Role, User
 from grader.services.exercise_store import import_library
 from grader.services.results import load_report
+from grader.services.unit_of_work import after_commit
 from grader.web import create_app
 from worker import runners as _runners  # noqa: F401  (eager tasks grade in this process)
 
@@ -209,3 +211,23 @@ def stored_report(database: Database, run_id: int) -> dict[str, Any] | None:
         run = session.get(GradingRun, run_id)
         report = None if run is None else load_report(session, run)
         return None if report is None else report.to_json()
+
+
+class SentAfterCommit:
+    """A sender for tests of the run services (:class:`grader.services.unit_of_work.Sender`):
+    it records the runs and deliveries they ask to send, when (and only if) the session
+    commits, and sends nothing."""
+
+    def __init__(self) -> None:
+        self.runs: list[int] = []
+        self.deliveries: list[int] = []
+
+    def send_after_commit(self, session: Session, run_ids: Iterable[int]) -> None:
+        ids = list(run_ids)
+        if ids:
+            after_commit(session, lambda: self.runs.extend(ids))
+
+    def deliver_after_commit(self, session: Session, delivery_ids: Iterable[int]) -> None:
+        ids = list(delivery_ids)
+        if ids:
+            after_commit(session, lambda: self.deliveries.extend(ids))

@@ -26,8 +26,8 @@ from grader.services.exercise_store import import_library, load_version
 from grader.services.runs import finish_run, start_run
 from grader.services.submissions import submit
 from reference.report import REPORT_LIMIT, Report, fit
-from tests.grader.conftest import Backend, add_user, stored_report
-from tests.grader.test_storage import hostile_report, started_run
+from tests.grader.conftest import Backend, SentAfterCommit, add_user, stored_report
+from tests.grader.test_storage import finished, hostile_report, started_run
 from worker.grading import grade
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,10 +67,11 @@ def _graded(settings: Settings, database: Database, course: Course, slug: str, n
             select(Exercise).where(Exercise.course_id == course.id, Exercise.slug == slug)
         ).one()
         run_id = submit(session, settings, student, exercise, name, source).runs[0].id
-    with database.sessions() as session:
-        delivery = start_run(session, settings, run_id, "w", "t").delivery
-        assert delivery == 1
-        finish_run(session, settings, run_id, delivery, report)
+    sent = SentAfterCommit()
+    with database.session() as session:
+        delivery = start_run(session, settings, sent, run_id, "w", "t").delivery
+    with database.session() as session:
+        assert finish_run(session, settings, sent, run_id, delivery, report)
     return run_id, report
 
 
@@ -140,8 +141,7 @@ def test_a_tree_over_the_row_limit_reads_back_with_its_good_nodes_counted(
     good = [{"node": f"G{n}", "verdict": "ok", "expected": n, "actual": n} for n in range(6)]
     document["cases"][0]["nodes"] = document["cases"][0]["nodes"] + good
     settings = replace(backend.settings, node_rows_limit=5)
-    with backend.database.sessions() as session:
-        assert finish_run(session, settings, run_id, 1, document) == []
+    assert finished(backend, run_id, document, settings).deliveries == []
     stored = stored_report(backend.database, run_id)
     assert stored is not None
     case = stored["cases"][0]
@@ -160,8 +160,7 @@ def test_a_report_over_its_limit_is_cut_before_it_is_stored(backend: Backend) ->
     document["cases"][0]["replay"]["student"] = [step] * 20_000
     document["stdout"] = "x" * 8000
     assert len(json.dumps(document, default=str)) > REPORT_LIMIT
-    with backend.database.sessions() as session:
-        assert finish_run(session, backend.settings, run_id, 1, document) == []
+    assert finished(backend, run_id, document).deliveries == []
     stored = stored_report(backend.database, run_id)
     assert stored is not None
     assert stored == fit(Report.model_validate(document)).to_json()

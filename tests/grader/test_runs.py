@@ -27,11 +27,12 @@ from grader.services.runs import (
     mark_sent,
     queue_position,
     regrade_latest,
+    retry_run,
     start_run,
     stuck_runs,
 )
 from grader.services.submissions import submit
-from tests.grader.conftest import UserFactory
+from tests.grader.conftest import SentAfterCommit, UserFactory
 from worker.execute import execute_run
 
 LIBRARY = Path(__file__).resolve().parents[2] / "exercises" / "implementations" / "alphabeta"
@@ -108,17 +109,46 @@ def test_a_delivery_that_lost_its_run_stores_nothing(
     database: Database, settings: Settings, course: Course, make_user: UserFactory
 ) -> None:
     _, run_id = _submit(database, settings, course, make_user, "correct_fail_hard.py")
-    with database.sessions() as session:
-        first = start_run(session, settings, run_id, "w1", "t1")
-    with database.sessions() as session:
-        second = start_run(session, settings, run_id, "w2", "t1")  # redelivered
+    sent = SentAfterCommit()
+    with database.session() as session:
+        first = start_run(session, settings, sent, run_id, "w1", "t1")
+    with database.session() as session:
+        second = start_run(session, settings, sent, run_id, "w2", "t1")  # redelivered
     assert (first.delivery, second.delivery) == (1, 2)
     report = {"verdict": "passed", "score": 1, "max_score": 1, "message": "", "cases": []}
     report["exercise"] = "aima-fig5.2-alphabeta"
-    with database.sessions() as session:
-        assert finish_run(session, settings, run_id, first.delivery, report) is None
-    with database.sessions() as session:
-        assert finish_run(session, settings, run_id, second.delivery, report) == []
+    with database.session() as session:
+        assert finish_run(session, settings, sent, run_id, first.delivery, report) is False
+    with database.session() as session:
+        assert finish_run(session, settings, sent, run_id, second.delivery, report) is True
+    assert (sent.runs, sent.deliveries) == ([], [])  # no LMS asked for the result
+
+
+def test_what_a_rolled_back_unit_of_work_asked_to_send_is_never_sent(
+    database: Database, settings: Settings, course: Course, make_user: UserFactory
+) -> None:
+    _, run_id = _submit(database, settings, course, make_user, "correct_fail_hard.py")
+    sent = SentAfterCommit()
+    with database.session() as session:
+        delivery = start_run(session, settings, sent, run_id, "w", "t").delivery
+    last = replace(settings, max_run_attempts=1)
+
+    def ended_then_failed() -> None:
+        with database.session() as session:
+            # The run would end as internal_error, then the unit of work fails.
+            assert retry_run(session, last, sent, run_id, delivery, "the sandbox failed")
+            raise RuntimeError("the unit of work fails after the change")
+
+    with pytest.raises(RuntimeError):
+        ended_then_failed()
+    with database.session() as session:
+        run = session.get(GradingRun, run_id)
+        assert run is not None and run.state == RunState.RUNNING
+    with database.session() as session:
+        retried = retry_run(session, settings, sent, run_id, delivery, "the sandbox failed")
+        assert retried is not None and retried.again
+        assert sent.runs == []  # not before the commit
+    assert sent.runs == [run_id]  # once, after it
 
 
 def test_a_run_delivered_too_often_ends_as_internal_error(
@@ -126,8 +156,9 @@ def test_a_run_delivered_too_often_ends_as_internal_error(
 ) -> None:
     submission_id, run_id = _submit(database, settings, course, make_user, "correct_fail_hard.py")
     for attempt in range(settings.max_run_attempts):
-        with database.sessions() as session:
-            assert start_run(session, settings, run_id, "w", f"t{attempt}").run is not None
+        with database.session() as session:
+            started = start_run(session, settings, SentAfterCommit(), run_id, "w", f"t{attempt}")
+            assert started.run is not None
     assert execute_run(database, settings, run_id, worker="w", task_id="last") == "skipped"
     with database.session() as session:
         run = session.get(GradingRun, run_id)
@@ -159,21 +190,24 @@ def test_queue_positions_and_the_reaper(
         positions = [queue_position(session, session.get(GradingRun, run)) for run in runs]  # type: ignore[arg-type]
     assert positions == [1, 2, 3]
     now = utcnow()
-    with database.sessions() as session:
-        assert stuck_runs(session, settings, now) == []  # just queued, never sent: grace
-    with database.sessions() as session:
-        assert stuck_runs(session, settings, now + timedelta(seconds=31)) == runs
+    sent = SentAfterCommit()
+    with database.session() as session:
+        assert stuck_runs(session, settings, sent, now) == []  # just queued, never sent: grace
+    with database.session() as session:
+        assert stuck_runs(session, settings, sent, now + timedelta(seconds=31)) == runs
+        assert sent.runs == []  # sent after the commit, not before
+    assert sent.runs == runs
     with database.session() as session:
         for run_id in runs:
             mark_sent(session, run_id, f"task-{run_id}")
-    with database.sessions() as session:
-        started = start_run(session, settings, runs[0], "w", "t")
+    with database.session() as session:
+        started = start_run(session, settings, sent, runs[0], "w", "t")
     assert started.run is not None
     settings = replace(settings, run_timeout_seconds=60)
-    with database.sessions() as session:
+    with database.session() as session:
         later = now + timedelta(seconds=80)
         # Re-queued at +31 s: the two still queued are not yet past the timeout again.
-        assert stuck_runs(session, settings, later) == [runs[0]]
+        assert stuck_runs(session, settings, sent, later) == [runs[0]]
     with database.session() as session:
         run = session.get(GradingRun, runs[0])
         assert run is not None and run.state == RunState.QUEUED

@@ -18,7 +18,7 @@ from grader.services.queue import Queue
 from grader.services.runs import mark_sent, retry_run, start_run, stuck_runs
 from grader.services.submissions import aware, submit
 from grader.services.tasks import DELIVER_TASK, GRADE_TASK, REAP_TASK, SWEEP_TASK
-from tests.grader.conftest import UserFactory, stored_report
+from tests.grader.conftest import SentAfterCommit, UserFactory, stored_report
 from worker.celery_app import app as celery_app
 from worker.execute import execute_run
 
@@ -100,24 +100,26 @@ def test_a_requeued_run_keeps_its_first_queued_at(
 ) -> None:
     run_id = _submit(database, settings, course, make_user(course=course), CORRECT)
     first = _run(database, run_id).queued_at
-    with database.sessions() as session:
-        delivery = start_run(session, settings, run_id, "w", "t").delivery
-    with database.sessions() as session:
-        retried = retry_run(session, settings, run_id, delivery, "the sandbox failed")
+    sent = SentAfterCommit()
+    with database.session() as session:
+        delivery = start_run(session, settings, sent, run_id, "w", "t").delivery
+    with database.session() as session:
+        retried = retry_run(session, settings, sent, run_id, delivery, "the sandbox failed")
     assert retried is not None and retried.again
+    assert sent.runs == [run_id]
     assert _run(database, run_id).queued_at == first
     # The reaper counts from the last time it was queued, and keeps the first time too.
     with database.session() as session:
         mark_sent(session, run_id, "task")
     later = utcnow() + timedelta(seconds=settings.run_timeout_seconds + 5)
-    with database.sessions() as session:
-        assert stuck_runs(session, settings, later) == [run_id]
+    with database.session() as session:
+        assert stuck_runs(session, settings, sent, later) == [run_id]
     run = _run(database, run_id)
     assert run.queued_at == first
     assert run.requeued_at is not None
     assert abs(aware(run.requeued_at) - later) < timedelta(seconds=1)
-    with database.sessions() as session:
-        assert stuck_runs(session, settings, later + timedelta(seconds=60)) == []
+    with database.session() as session:
+        assert stuck_runs(session, settings, sent, later + timedelta(seconds=60)) == []
 
 
 class _Broker:

@@ -13,6 +13,7 @@ import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
+from grader.config import Settings
 from grader.lms import integrations
 from grader.models import (
     Delivery,
@@ -27,7 +28,7 @@ from grader.models import (
 from grader.services.runs import finish_run, retry_run, start_run
 from grader.services.submissions import submit
 from grader.web import create_app
-from tests.grader.conftest import Backend, login, stored_report
+from tests.grader.conftest import Backend, SentAfterCommit, login, stored_report
 
 SLUG = "aima-fig5.2-alphabeta"
 HOSTILE = "nul\x00 lone\ud800 low\udc80 ansi\x1b[2K\r end"
@@ -95,10 +96,21 @@ def started_run(backend: Backend, *, callback_url: str | None = None) -> tuple[i
             select(GradingRun.id).where(GradingRun.submission_id == submission.id)
         ).one()
         submission_id = submission.id
-    with backend.database.sessions() as session:
-        delivery = start_run(session, backend.settings, run_id, "w", "t").delivery
-    assert delivery == 1
+    with backend.database.session() as session:
+        delivery = start_run(session, backend.settings, SentAfterCommit(), run_id, "w", "t")
+    assert delivery.delivery == 1
     return submission_id, run_id, student.id
+
+
+def finished(
+    backend: Backend, run_id: int, report: Any, settings: Settings | None = None
+) -> SentAfterCommit:
+    """Run ``run_id`` finished by its first delivery with ``report``: the deliveries sent."""
+    sent = SentAfterCommit()
+    with backend.database.session() as session:
+        stored = finish_run(session, settings or backend.settings, sent, run_id, 1, report)
+    assert stored
+    return sent
 
 
 def strict_json(text: str) -> Any:
@@ -112,9 +124,7 @@ def strict_json(text: str) -> Any:
 
 def test_a_report_with_what_storage_refuses_is_stored_and_read_back(backend: Backend) -> None:
     submission_id, run_id, student_id = started_run(backend)
-    with backend.database.sessions() as session:
-        outbound = finish_run(session, backend.settings, run_id, 1, hostile_report())
-    assert outbound == []
+    assert finished(backend, run_id, hostile_report()).deliveries == []
 
     with backend.database.session() as session:
         run = session.get(GradingRun, run_id)
@@ -181,9 +191,8 @@ def test_the_lms_callback_of_such_a_run_is_strict_json(backend: Backend) -> None
                 callback_url="https://lms.example.edu/hook",
             )
         )
-    with backend.database.sessions() as session:
-        outbound = finish_run(session, backend.settings, run_id, 1, hostile_report())
-    assert outbound is not None and len(outbound) == 1
+    outbound = finished(backend, run_id, hostile_report()).deliveries
+    assert len(outbound) == 1
     with backend.database.session() as session:
         delivery = session.get(Delivery, outbound[0])
         assert delivery is not None
@@ -199,8 +208,10 @@ def test_the_lms_callback_of_such_a_run_is_strict_json(backend: Backend) -> None
 def test_a_failure_message_with_what_storage_refuses_is_stored(backend: Backend) -> None:
     _, run_id, _ = started_run(backend)
     last = replace(backend.settings, max_run_attempts=1)
-    with backend.database.sessions() as session:
-        retried = retry_run(session, last, run_id, 1, f"the grader raised {HOSTILE}")
+    with backend.database.session() as session:
+        retried = retry_run(
+            session, last, SentAfterCommit(), run_id, 1, f"the grader raised {HOSTILE}"
+        )
     assert retried is not None and not retried.again
     with backend.database.session() as session:
         run = session.get(GradingRun, run_id)
@@ -236,8 +247,7 @@ def test_each_value_storage_refuses_is_stored_alone(
              "value": {"expected": 3, "actual": value}, "nodes": [node]},
         ],
     }  # fmt: skip
-    with backend.database.sessions() as session:
-        assert finish_run(session, backend.settings, run_id, 1, report) == []
+    assert finished(backend, run_id, report).deliveries == []
     with backend.database.session() as session:
         run = session.get(GradingRun, run_id)
         report = stored_report(backend.database, run_id)

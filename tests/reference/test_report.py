@@ -41,8 +41,10 @@ def a_report(value: object = 3, text: str = "") -> dict[str, Any]:
 def test_values_are_written_as_strict_json(value: object, written: object) -> None:
     document = Report.model_validate(a_report(value)).to_json()
     json.dumps(document, allow_nan=False)
-    assert document["cases"][0]["value"]["actual"] == written
-    assert document["cases"][0]["nodes"][0]["actual"] == written
+    # A value that is None is left out, as any optional field without a value.
+    assert document["cases"][0]["value"].get("actual") == written
+    assert document["cases"][0]["nodes"][0].get("actual") == written
+    assert ("actual" in document["cases"][0]["value"]) is (written is not None)
 
 
 def test_text_storage_refuses_is_shown_instead() -> None:
@@ -56,9 +58,21 @@ def test_a_document_reads_back_as_itself_keys_left_out_included() -> None:
     assert document["schema_version"] == 1
     hidden = document["cases"][1]
     assert set(hidden) == {"name", "hidden", "verdict", "message"}
-    assert document["cases"][0]["first_divergence"] is None
+    assert "first_divergence" not in document["cases"][0]  # given as None: left out
     again = Report.model_validate_json(json.dumps(document), strict=True)
     assert again.to_json() == document
+
+
+def test_one_report_has_one_document_however_its_empty_fields_were_given() -> None:
+    given = a_report()
+    given["cases"][0].update(message="", first_divergence=None, decision=None)
+    left_out = a_report()
+    for key in ("message", "first_divergence", "decision"):
+        left_out["cases"][0].pop(key, None)
+    assert Report.model_validate(given).to_json() == Report.model_validate(left_out).to_json()
+    # The two required fields that may be None keep saying so.
+    ended = Report.model_validate({**a_report(), "score": None, "max_score": None}).to_json()
+    assert (ended["score"], ended["max_score"]) == (None, None)
 
 
 def test_words_outside_the_vocabulary_are_refused() -> None:
