@@ -361,7 +361,7 @@ def test_a_queued_submission_shows_its_place_and_polls(
     page = client.get(f"/submissions/{queued}").get_data(as_text=True)
     assert "number 1 in the queue" in page
     assert f'data-status-url="/submissions/{queued}/status"' in page
-    assert "data-finished" not in page and "student.js" in page
+    assert "data-finished" not in page and "live.js" in page
 
 
 def test_an_unpublished_exercise_is_hidden_from_students_only(
