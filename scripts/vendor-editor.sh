@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Rebuilds the vendored code editor from npm (needs Node 20 and the npm registry):
 #   grader/web/static/vendor/codemirror/editor.bundle.js   CodeMirror 6 and its Python mode,
-#       bundled by esbuild from frontend/editor/src/editor.js (window.GraderEditor)
+#       bundled by esbuild (frontend/editor/build.mjs) from frontend/editor/src/editor.js,
+#       which defines window.GraderEditor
 #   grader/web/static/vendor/codemirror/LICENSES.txt        the licence of every package in it
 # The versions are the ones pinned in frontend/editor/package-lock.json; nothing at test or
 # run time needs npm.
@@ -10,9 +11,7 @@ cd "$(dirname "$0")/../frontend/editor"
 out=../../grader/web/static/vendor/codemirror
 mkdir -p "$out"
 npm ci --no-audit --no-fund --silent
-npx --no-install esbuild src/editor.js --bundle --minify --format=iife --target=es2020 \
-  --legal-comments=none --metafile=node_modules/.editor-meta.json \
-  --outfile="$out/editor.bundle.js" --log-level=warning
+node build.mjs "$out/editor.bundle.js" node_modules/.editor-meta.json
 # The licence of each package whose code went into the bundle, with its name and version.
 node - "$out/LICENSES.txt" <<'JS'
 const fs = require("fs");
