@@ -17,7 +17,7 @@ from grader.config import Settings
 from grader.db import Database
 from grader.models import Course, Delivery, Exercise, LtiLaunch, LtiPlatform, Submission, User
 from grader.models.submissions import SubmissionKind
-from grader.services import analytics
+from grader.services import analytics, authoring
 from grader.services.runs import regrade_latest
 from grader.services.submissions import SubmissionRefused, standing, submit
 from tests.grader.conftest import (
@@ -96,6 +96,12 @@ def _attempts_list(page: str) -> str:
     return page[page.index('<section class="attempts">') :]
 
 
+def _course_of(session: Any, exercise: Exercise) -> Course:
+    course = session.get(Course, exercise.course_id)
+    assert course is not None
+    return course
+
+
 def _what_counts(
     client: FlaskClient, database: Database, student: User, exercise_id: int
 ) -> dict[str, Any]:
@@ -119,6 +125,10 @@ def _what_counts(
             "divergences": analytics.common_divergences(session, exercise),
             "heat": analytics.heat_maps(session, exercise),
             "deliveries": session.scalar(select(func.count()).select_from(Delivery)),
+            "instructor's list": [
+                row.submissions
+                for row in authoring.course_exercises(session, _course_of(session, exercise))
+            ],
         }
         # A regrade's runs, rolled back: which submissions it would grade again.
         runs = regrade_latest(session, exercise)
