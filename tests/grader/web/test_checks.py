@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from grader.config import Settings
 from grader.db import Database
@@ -278,3 +278,37 @@ def test_the_editor_form_works_without_javascript(
     assert _post(client, f"/submissions/{check}/attempt").status_code == 404
     attempt = _submission_id(_post(client, f"/exercises/{exercise}/submissions", pasted=CORRECT))
     assert _post(client, f"/submissions/{attempt}/attempt").status_code == 404
+
+
+def test_going_back_before_migration_0007_drops_the_checks_and_their_runs(
+    backend: Backend,
+) -> None:
+    from alembic import command
+
+    from grader.migrate import alembic_config
+
+    student = backend.user()
+    with backend.database.session() as session:
+        exercise = session.scalars(
+            select(Exercise).where(Exercise.course_id == backend.course.id, Exercise.slug == SLUG)
+        ).one()
+        user = session.get(User, student.id)
+        assert user is not None
+        kept = submit(session, backend.settings, user, exercise, "a.py", CORRECT).id
+        dropped = submit(
+            session, backend.settings, user, exercise, "b.py", CORRECT, kind=SubmissionKind.CHECK
+        ).id
+    url = backend.database.engine.url.render_as_string(hide_password=False)
+    backend.database.engine.dispose()
+    command.downgrade(alembic_config(url), "0006")
+    try:
+        with backend.database.engine.connect() as connection:
+            ids = connection.execute(text("SELECT id FROM submissions")).scalars().all()
+            runs = connection.execute(text("SELECT submission_id FROM grading_runs")).scalars()
+            assert kept in ids and dropped not in ids
+            assert dropped not in runs.all()
+    finally:
+        command.upgrade(alembic_config(url), "head")
+    with backend.database.session() as session:
+        found = session.get(Submission, kept)
+        assert found is not None and found.kind == SubmissionKind.ATTEMPT
