@@ -47,6 +47,10 @@ class Settings:
     upload_limit_bytes: int = 256 * 1024
     submission_min_gap_seconds: int = 10
     submissions_per_hour: int = 30
+    check_min_gap_seconds: int = 3
+    checks_per_hour: int = 120
+    """Checks of a draft on the public trees (not attempts) allowed per student and
+    exercise: looser than the attempts' limits, counted apart from them."""
     run_timeout_seconds: int = 900
     """A run queued or running this long is re-enqueued by the reaper."""
     reaper_interval_seconds: int = 60
@@ -159,6 +163,8 @@ class Settings:
                 get("SUBMISSION_MIN_GAP_SECONDS", d.submission_min_gap_seconds)
             ),
             submissions_per_hour=int(get("SUBMISSIONS_PER_HOUR", d.submissions_per_hour)),
+            check_min_gap_seconds=int(get("CHECK_MIN_GAP_SECONDS", d.check_min_gap_seconds)),
+            checks_per_hour=int(get("CHECKS_PER_HOUR", d.checks_per_hour)),
             run_timeout_seconds=int(get("RUN_TIMEOUT_SECONDS", d.run_timeout_seconds)),
             reaper_interval_seconds=int(get("REAPER_INTERVAL_SECONDS", d.reaper_interval_seconds)),
             max_run_attempts=int(get("MAX_RUN_ATTEMPTS", d.max_run_attempts)),

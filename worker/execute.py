@@ -82,6 +82,8 @@ def execute_run(
             return "skipped"
         submission, version = run.submission, run.version
         submission_id, source, filename = submission.id, submission.source, submission.filename
+        # A check of a draft is graded on the public trees only: no hidden tree is drawn.
+        public_only = submission.is_check
         fast = run.lane == Lane.FAST
         slug = version.exercise.slug
         materialize(settings, slug, version)  # its files are read here, if ever
@@ -98,6 +100,7 @@ def execute_run(
             filename,
             submission_id,
             fast,
+            public_only,
         )
 
 
@@ -112,6 +115,7 @@ def _grade_and_store(
     filename: str,
     submission_id: int,
     fast: bool,
+    public_only: bool = False,
 ) -> str:
     began = time.perf_counter()
     options = SandboxOptions(allow_unconfined=settings.sandbox_allow_unconfined)
@@ -129,6 +133,7 @@ def _grade_and_store(
             # A regrade of the same submission against the same exercise version gets the
             # same hidden trees; another submission, or another version, gets others.
             draw=f"version-{version.content_hash}/submission-{submission_id}",
+            public_only=public_only,
         )
     except Exception as error:
         log.exception("run %s: internal error while grading", run_id)

@@ -117,10 +117,20 @@ def prepared(exercise: Exercise, key: bytes, exercises_dir: Path) -> Prepared:
     return kept.setdefault(slot, Prepared(public, pool, catchers))
 
 
-def cases(exercise: Exercise, key: bytes, exercises_dir: Path, draw: str = "") -> list[Case]:
+def cases(
+    exercise: Exercise,
+    key: bytes,
+    exercises_dir: Path,
+    draw: str = "",
+    *,
+    public_only: bool = False,
+) -> list[Case]:
     """The exercise's public trees, then the hidden trees of draw ``draw`` under ``key``
-    (see :mod:`reference.hidden.selection`), each with its reference search where kept."""
+    (see :mod:`reference.hidden.selection`), each with its reference search where kept;
+    with ``public_only``, the public trees alone (no hidden tree is drawn)."""
     ready = prepared(exercise, key, exercises_dir)
+    if public_only:
+        return list(ready.public)
     hidden = [
         Case(
             item.name,
@@ -388,8 +398,10 @@ def grade(
     exercises_dir: Path,
     options: SandboxOptions | None = None,
     draw: str = "",
+    public_only: bool = False,
 ) -> Report:
-    """The full report of ``source`` on every tree of ``exercise``.
+    """The full report of ``source`` on every tree of ``exercise`` (with ``public_only``, on
+    its public trees alone: a student's check of a draft, which never runs a hidden tree).
 
     ``draw`` names this grading's draw of hidden trees: the same draw (a regrade of the same
     submission) gets the same hidden trees, another draw others. The source is compiled
@@ -397,7 +409,7 @@ def grade(
     report, those not run as ``not_run``. The report is valid JSON whatever the student's
     code did (see :mod:`reference.report`), and holds at most
     ``reference.report.REPORT_LIMIT`` bytes."""
-    found = cases(exercise, key, exercises_dir, draw)
+    found = cases(exercise, key, exercises_dir, draw, public_only=public_only)
     reasons = hidden_reasons(exercise)
     runs = [
         (

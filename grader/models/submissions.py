@@ -31,6 +31,16 @@ class Lane(StrEnum):
     SLOW = "slow"
 
 
+class SubmissionKind(StrEnum):
+    """What a submission is for. An attempt is graded on every tree and counts (attempt
+    numbers, scores, standings, the grade book, analytics, regrades, LMS and LTI scores); a
+    check is a draft graded on the public trees only, for the student alone: it counts
+    towards nothing but its own, looser rate limit."""
+
+    ATTEMPT = "attempt"
+    CHECK = "check"
+
+
 class Submission(Base):
     __tablename__ = "submissions"
     __table_args__ = (Index("ix_submissions_user_exercise", "user_id", "exercise_id"),)
@@ -39,7 +49,9 @@ class Submission(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     exercise_id: Mapped[int] = mapped_column(ForeignKey("exercises.id", ondelete="CASCADE"))
     attempt: Mapped[int]
-    """The student's attempt number on this exercise (1, 2, ...)."""
+    """The student's attempt number on this exercise (1, 2, ...); 0 for a check."""
+    kind: Mapped[str] = mapped_column(String(10), default=SubmissionKind.ATTEMPT)
+    """A :class:`SubmissionKind`."""
     filename: Mapped[str] = mapped_column(String(200))
     source: Mapped[str] = mapped_column(Text)
     origin: Mapped[str] = mapped_column(String(20), default="web")
@@ -48,6 +60,10 @@ class Submission(Base):
     runs: Mapped[list[GradingRun]] = relationship(
         back_populates="submission", order_by="GradingRun.id"
     )
+
+    @property
+    def is_check(self) -> bool:
+        return self.kind == SubmissionKind.CHECK
 
     @property
     def latest_run(self) -> GradingRun | None:

@@ -27,6 +27,7 @@ from grader.models import (
     TreeResult,
     User,
 )
+from grader.models.submissions import SubmissionKind
 from reference.feedback import GOOD_VERDICTS
 from reference.report import RunVerdict
 
@@ -37,11 +38,16 @@ TOP_DIVERGENCES = 10
 
 
 def latest_run_ids(exercise: Exercise) -> Select[int]:
-    """The ids of each student's latest graded run (the highest id) on ``exercise``."""
+    """The ids of each student's latest graded run (the highest id) on ``exercise``, of
+    their attempts (checks count towards nothing)."""
     return (
         select(func.max(GradingRun.id))
         .join(Submission, GradingRun.submission_id == Submission.id)
-        .where(Submission.exercise_id == exercise.id, GradingRun.state == RunState.GRADED)
+        .where(
+            Submission.exercise_id == exercise.id,
+            Submission.kind == SubmissionKind.ATTEMPT,
+            GradingRun.state == RunState.GRADED,
+        )
         .group_by(Submission.user_id)
     )
 
@@ -236,7 +242,8 @@ class GradeRow:
 
 def grade_rows(session: Session, exercise: Exercise) -> list[GradeRow]:
     """One row per student of the course and per other submitter, by name: attempts, the
-    latest graded run's verdict and score, the best score, the latest submission time."""
+    latest graded run's verdict and score, the best score, the latest submission time
+    (of attempts only: checks are left out)."""
     latest: dict[int, GradingRun] = {
         row[0]: row[1]
         for row in session.execute(
@@ -251,7 +258,7 @@ def grade_rows(session: Session, exercise: Exercise) -> list[GradeRow]:
             select(
                 Submission.user_id, func.max(Submission.attempt), func.max(Submission.created_at)
             )
-            .where(Submission.exercise_id == exercise.id)
+            .where(Submission.exercise_id == exercise.id, Submission.kind == SubmissionKind.ATTEMPT)
             .group_by(Submission.user_id)
         ).all()
     }
@@ -261,6 +268,7 @@ def grade_rows(session: Session, exercise: Exercise) -> list[GradeRow]:
             .join(GradingRun, GradingRun.submission_id == Submission.id)
             .where(
                 Submission.exercise_id == exercise.id,
+                Submission.kind == SubmissionKind.ATTEMPT,
                 GradingRun.state == RunState.GRADED,
                 GradingRun.verdict != RunVerdict.INTERNAL_ERROR,
             )

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from grader.config import Settings
 from grader.models import Course, Exercise, ExerciseVersion, Submission, User
+from grader.models.submissions import SubmissionKind
 from grader.services.exercise_store import check_files, load_version, materialize, save_version
 from reference.exercises.loader import SLUG_PATTERN, load_exercise
 from reference.exercises.model import Exercise as ExerciseModel
@@ -54,7 +55,7 @@ def course_exercises(session: Session, course: Course) -> list[ExerciseRow]:
     submissions = dict(
         session.execute(
             select(Submission.exercise_id, func.count())
-            .where(Submission.exercise_id.in_(ids))
+            .where(Submission.exercise_id.in_(ids), Submission.kind == SubmissionKind.ATTEMPT)
             .group_by(Submission.exercise_id)
         ).all()
     )

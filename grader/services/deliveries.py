@@ -85,7 +85,10 @@ def backoff(attempts: int, rng: random.Random | None = None) -> float:
 
 
 def on_run_finished(session: Session, run: GradingRun) -> list[int]:
-    """Make every delivery a finished run calls for (flushed; send their ids after commit)."""
+    """Make every delivery a finished run calls for (flushed; send their ids after commit).
+    A check's run calls for none: a check is not an attempt, an LMS never hears of it."""
+    if run.submission.is_check:
+        return []
     load_plugins()
     made: list[Delivery] = []
     for maker in EVENT_MAKERS.values():

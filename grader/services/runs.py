@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session, joinedload
 
 from grader.config import Settings
 from grader.models import Exercise, ExerciseVersion, GradingRun, RunState, Submission, utcnow
-from grader.models.submissions import Lane
+from grader.models.submissions import Lane, SubmissionKind
 from grader.services.deliveries import on_run_finished
 from grader.services.results import store_report
 from grader.services.unit_of_work import Sender
@@ -260,12 +260,13 @@ def stuck_runs(
 
 
 def regrade_latest(session: Session, exercise: Exercise) -> list[int]:
-    """A new queued run for each student's latest submission, on the current version."""
+    """A new queued run for each student's latest attempt (never a check), on the current
+    version."""
     if exercise.current_version_id is None:
         return []
     latest = (
         select(func.max(Submission.id))
-        .where(Submission.exercise_id == exercise.id)
+        .where(Submission.exercise_id == exercise.id, Submission.kind == SubmissionKind.ATTEMPT)
         .group_by(Submission.user_id)
     )
     submissions = session.scalars(select(Submission).where(Submission.id.in_(latest))).all()

@@ -2,6 +2,10 @@
 
 A submission whose run failed through our fault (``internal_error``) is not an attempt: it
 neither counts towards the limits nor takes an attempt number.
+
+A check (:attr:`SubmissionKind.CHECK`) is a draft graded on the public trees only: it takes
+no attempt number (its ``attempt`` is 0), counts towards none of the attempts' limits, and
+has limits of its own, looser (``Settings.checks_per_hour``, ``check_min_gap_seconds``).
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from grader.config import Settings
 from grader.models import Exercise, GradingRun, RunState, Submission, User, utcnow
-from grader.models.submissions import Lane
+from grader.models.submissions import Lane, SubmissionKind
 from reference.report import RunVerdict
 
 
@@ -52,8 +56,10 @@ def decode_source(data: bytes, limit: int) -> str:
         ) from None
 
 
-def _counted(user_id: int, exercise_id: int) -> Select[datetime]:
-    """When each submission of ``user_id`` on ``exercise_id`` that counts as an attempt was
+def _counted(
+    user_id: int, exercise_id: int, kind: SubmissionKind = SubmissionKind.ATTEMPT
+) -> Select[datetime]:
+    """When each submission of ``kind`` of ``user_id`` on ``exercise_id`` that counts was
     made: all but those spoiled by us (a run ended as ``internal_error`` and no run graded
     it). The runs are looked up by submission (indexed), never scanned."""
     failed_by_us = (
@@ -76,13 +82,15 @@ def _counted(user_id: int, exercise_id: int) -> Select[datetime]:
     return select(Submission.created_at).where(
         Submission.user_id == user_id,
         Submission.exercise_id == exercise_id,
+        Submission.kind == kind,
         ~(failed_by_us & ~graded),
     )
 
 
 @dataclass(frozen=True, slots=True)
 class Attempts:
-    """A student's attempts on an exercise: how many count, and when the next is allowed."""
+    """A student's attempts (or checks) on an exercise: how many count, and when the next
+    is allowed."""
 
     attempts: int
     next_allowed: datetime | None
@@ -95,12 +103,18 @@ def standing(
     user_id: int,
     exercise_id: int,
     now: datetime | None = None,
+    kind: SubmissionKind = SubmissionKind.ATTEMPT,
 ) -> Attempts:
-    """The student's :class:`Attempts` on the exercise, read in one statement."""
+    """The student's :class:`Attempts` on the exercise (or their checks, under the checks'
+    own limits), read in one statement."""
     now = now or utcnow()
-    counted = _counted(user_id, exercise_id).cte("counted")  # read once, used twice
+    if kind == SubmissionKind.CHECK:
+        hourly_limit, min_gap = settings.checks_per_hour, settings.check_min_gap_seconds
+    else:
+        hourly_limit, min_gap = settings.submissions_per_hour, settings.submission_min_gap_seconds
+    counted = _counted(user_id, exercise_id, kind).cte("counted")  # read once, used twice
     # The last submission the hourly limit allows: the next is allowed an hour after it.
-    per_hour = max(settings.submissions_per_hour, 1)
+    per_hour = max(hourly_limit, 1)
     limiting = (
         select(counted.c.created_at)
         .where(counted.c.created_at > now - timedelta(hours=1))
@@ -113,9 +127,9 @@ def standing(
         select(func.count(), func.max(counted.c.created_at), limiting).select_from(counted)
     ).one()
     waits: list[datetime] = []
-    if last is not None and settings.submission_min_gap_seconds > 0:
-        waits.append(aware(last) + timedelta(seconds=settings.submission_min_gap_seconds))
-    if hourly is not None and settings.submissions_per_hour > 0:
+    if last is not None and min_gap > 0:
+        waits.append(aware(last) + timedelta(seconds=min_gap))
+    if hourly is not None and hourly_limit > 0:
         waits.append(aware(hourly) + timedelta(hours=1))
     allowed = max(waits, default=None)
     return Attempts(attempts, allowed if allowed is not None and allowed > now else None)
@@ -131,24 +145,27 @@ def submit(
     *,
     origin: str = "web",
     now: datetime | None = None,
+    kind: SubmissionKind = SubmissionKind.ATTEMPT,
 ) -> Submission:
     """A new submission with its queued run, ``submission.runs[0]`` (flushed, not
-    committed: enqueue after commit)."""
+    committed: enqueue after commit); of ``kind``, under that kind's limits."""
     if not exercise.published or exercise.current_version_id is None:
         raise SubmissionRefused("this exercise is not open for submissions", status=404)
     # Serialise one student's submissions so that two at once cannot both pass the limit.
     session.execute(select(User.id).where(User.id == user.id).with_for_update())
     now = now or utcnow()
-    current = standing(session, settings, user.id, exercise.id, now)
+    current = standing(session, settings, user.id, exercise.id, now, kind)
     if current.next_allowed is not None:
         retry_at = current.next_allowed
+        verb = "check" if kind == SubmissionKind.CHECK else "submit"
         raise SubmissionRefused(
-            f"you can submit again at {retry_at:%H:%M:%S} UTC", status=429, retry_at=retry_at
+            f"you can {verb} again at {retry_at:%H:%M:%S} UTC", status=429, retry_at=retry_at
         )
     submission = Submission(
         user_id=user.id,
         exercise_id=exercise.id,
-        attempt=current.attempts + 1,
+        attempt=0 if kind == SubmissionKind.CHECK else current.attempts + 1,
+        kind=kind,
         filename=_plain_name(filename),
         source=source,
         origin=origin,

@@ -29,6 +29,7 @@ from grader.models import (
     User,
     utcnow,
 )
+from grader.models.submissions import SubmissionKind
 from grader.services import permissions
 from grader.services.exercise_store import load_version
 from grader.services.results import load_report
@@ -78,7 +79,11 @@ FINISHED = (RunState.GRADED, RunState.ERROR)
 
 class SubmitForm(FlaskForm):
     upload = FileField("Upload your Python file")
-    pasted = TextAreaField("or paste your code")
+    pasted = TextAreaField("or write or paste your code")
+
+
+class ResubmitForm(FlaskForm):
+    """Submit a check's code as an attempt (the form holds nothing but its CSRF token)."""
 
 
 # -- who may see what ------------------------------------------------------------------
@@ -140,7 +145,11 @@ class ExerciseResults:
 def _standings(user_id: int, exercise_ids: list[int]) -> dict[int, ExerciseResults]:
     submissions = db_session().scalars(
         select(Submission)
-        .where(Submission.user_id == user_id, Submission.exercise_id.in_(exercise_ids))
+        .where(
+            Submission.user_id == user_id,
+            Submission.exercise_id.in_(exercise_ids),
+            Submission.kind == SubmissionKind.ATTEMPT,
+        )
         .order_by(Submission.id)
         .options(selectinload(Submission.runs))
     )
@@ -262,7 +271,11 @@ def _attempts(user_id: int, exercise_id: int) -> list[Submission]:
         db_session()
         .scalars(
             select(Submission)
-            .where(Submission.user_id == user_id, Submission.exercise_id == exercise_id)
+            .where(
+                Submission.user_id == user_id,
+                Submission.exercise_id == exercise_id,
+                Submission.kind == SubmissionKind.ATTEMPT,
+            )
             .order_by(Submission.id.desc())
             .limit(ATTEMPTS_SHOWN)
             .options(
@@ -310,12 +323,15 @@ def _exercise_page(
     form: SubmitForm | None = None,
     *,
     refusal: str | None = None,
+    refused_kind: SubmissionKind = SubmissionKind.ATTEMPT,
     status: int = 200,
 ) -> tuple[str, int]:
     model = _model(exercise)
     session = db_session()
     version = exercise.current_version
     fixed = _fixed_parts(model, (version.statement if version else "") or model.statement)
+    user_id = current_user.id
+    checks = standing(session, settings(), user_id, exercise.id, kind=SubmissionKind.CHECK)
     page = render_template(
         "student/exercise.html",
         exercise=exercise,
@@ -326,8 +342,11 @@ def _exercise_page(
         trees=fixed.trees,
         form=form or SubmitForm(),
         refusal=refusal,
-        next_allowed=standing(session, settings(), current_user.id, exercise.id).next_allowed,
-        attempts=_attempts(current_user.id, exercise.id),
+        refused_check=refused_kind == SubmissionKind.CHECK,
+        next_allowed=standing(session, settings(), user_id, exercise.id).next_allowed,
+        next_check=checks.next_allowed,
+        checks_per_hour=settings().checks_per_hour,
+        attempts=_attempts(user_id, exercise.id),
     )
     return page, status
 
@@ -335,7 +354,19 @@ def _exercise_page(
 @blueprint.route("/exercises/<int:exercise_id>")
 @login_required
 def exercise(exercise_id: int) -> tuple[str, int]:
-    return _exercise_page(_visible_exercise(exercise_id))
+    found = _visible_exercise(exercise_id)
+    form = SubmitForm()
+    draft = request.args.get("draft", type=int)
+    if draft is not None:
+        # Back from a check or an attempt: its code in the editor (the student's own only).
+        earlier = db_session().get(Submission, draft)
+        if (
+            earlier is not None
+            and earlier.user_id == current_user.id
+            and earlier.exercise_id == found.id
+        ):
+            form.pasted.data = earlier.source
+    return _exercise_page(found, form)
 
 
 @blueprint.route("/exercises/<int:exercise_id>/starter.py")
@@ -355,23 +386,22 @@ def _submitted_file(form: SubmitForm) -> tuple[str, bytes]:
     return "pasted.py", pasted.encode("utf-8")
 
 
-@blueprint.route("/exercises/<int:exercise_id>/submissions", methods=["POST"])
-@login_required
-def submit_source(exercise_id: int) -> BaseResponse | tuple[str, int]:
-    found = _visible_exercise(exercise_id)
-    form = SubmitForm()
-    if not form.validate_on_submit():
-        abort(400)
+def _accept(
+    found: Exercise, form: SubmitForm, filename: str, data: bytes, kind: SubmissionKind
+) -> BaseResponse:
+    """Submit ``data`` as a ``kind`` (an attempt or a check) and go to its page; or the
+    exercise page again, saying why it was refused."""
     session = db_session()
-    filename, data = _submitted_file(form)
     try:
         source = decode_source(data, settings().upload_limit_bytes)
         user = session.get(User, current_user.id)
         assert user is not None
-        submission = submit(session, settings(), user, found, filename, source)
+        submission = submit(session, settings(), user, found, filename, source, kind=kind)
     except SubmissionRefused as refused:
         session.rollback()
-        page, status = _exercise_page(found, form, refusal=refused.message, status=refused.status)
+        page, status = _exercise_page(
+            found, form, refusal=refused.message, refused_kind=kind, status=refused.status
+        )
         response = Response(page, status=status)
         if refused.retry_at is not None:
             wait = (aware(refused.retry_at) - utcnow()).total_seconds()
@@ -379,6 +409,44 @@ def submit_source(exercise_id: int) -> BaseResponse | tuple[str, int]:
         return response
     queue().send_after_commit(session, [submission.runs[0].id])
     return redirect(url_for("student.submission", submission_id=submission.id))
+
+
+@blueprint.route("/exercises/<int:exercise_id>/submissions", methods=["POST"])
+@login_required
+def submit_source(exercise_id: int) -> BaseResponse:
+    found = _visible_exercise(exercise_id)
+    form = SubmitForm()
+    if not form.validate_on_submit():
+        abort(400)
+    filename, data = _submitted_file(form)
+    return _accept(found, form, filename, data, SubmissionKind.ATTEMPT)
+
+
+@blueprint.route("/exercises/<int:exercise_id>/checks", methods=["POST"])
+@login_required
+def check_source(exercise_id: int) -> BaseResponse:
+    """Grade a draft on the public trees only: a check, not an attempt."""
+    found = _visible_exercise(exercise_id)
+    form = SubmitForm()
+    if not form.validate_on_submit():
+        abort(400)
+    filename, data = _submitted_file(form)
+    return _accept(found, form, filename, data, SubmissionKind.CHECK)
+
+
+@blueprint.route("/submissions/<int:submission_id>/attempt", methods=["POST"])
+@login_required
+def submit_checked(submission_id: int) -> BaseResponse:
+    """Submit the code of one of the student's checks as an attempt."""
+    checked, found = _visible_submission(submission_id)
+    if not checked.is_check or checked.user_id != current_user.id:
+        abort(404)
+    if not ResubmitForm().validate_on_submit():
+        abort(400)
+    form = SubmitForm(formdata=None)
+    form.pasted.data = checked.source
+    data = checked.source.encode("utf-8")
+    return _accept(found, form, checked.filename, data, SubmissionKind.ATTEMPT)
 
 
 # -- a submission ----------------------------------------------------------------------
@@ -425,6 +493,7 @@ def submission(submission_id: int) -> str:
         verdicts=verdict_words(model),
         attempts=_attempts(found.user_id, found.exercise_id),
         format_value=format_value,
+        resubmit=ResubmitForm() if found.is_check and found.user_id == current_user.id else None,
     )
 
 
