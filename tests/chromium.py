@@ -1,0 +1,139 @@
+"""A real Chromium for the browser tests: Debian's, driven by Selenium, headless; the app
+served on loopback in a thread; axe-core (vendored under ``tests/vendor/axe-core``) run in
+the page; screenshots saved under ``artifacts/browser/``."""
+
+from __future__ import annotations
+
+import base64
+import shutil
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
+from werkzeug.serving import make_server
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+ARTIFACTS = ROOT / "artifacts" / "browser"
+AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
+AXE_RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+"""The rule sets checked: WCAG 2.1, levels A and AA."""
+
+
+@contextmanager
+def chromium(width: int = 1280, height: int = 900) -> Iterator[WebDriver]:
+    """A headless Chromium with a window of ``width`` x ``height`` CSS pixels."""
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        pytest.fail("Chromium and ChromeDriver are missing: ./scripts/test.sh installs them")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    arguments = ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                 f"--window-size={width},{height}", "--force-device-scale-factor=1"]  # fmt: skip
+    for argument in arguments:
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.implicitly_wait(0)
+    try:
+        # The viewport the page lays out in, exactly (a window cannot be made as narrow as a
+        # phone's screen): a phone's for a narrow one.
+        driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600},
+        )
+        yield driver
+    finally:
+        driver.quit()
+
+
+@contextmanager
+def served(app: Flask) -> Iterator[str]:
+    """``app`` served on a free loopback port in a thread; its base URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+
+
+def sign_in(driver: WebDriver, base: str, email: str, password: str) -> None:
+    """Sign in through the page's form, as a person does."""
+    driver.get(f"{base}/login")
+    driver.find_element(By.ID, "email").send_keys(email)
+    driver.find_element(By.ID, "password").send_keys(password)
+    driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    WebDriverWait(driver, 10).until(expected_conditions.url_to_be(f"{base}/"))
+
+
+def axe_violations(driver: WebDriver) -> list[dict[str, Any]]:
+    """What axe-core finds against WCAG 2.1 A and AA in the page as it is now: each
+    violation's rule id, impact, help text and the first few offending elements."""
+    driver.execute_script(AXE.read_text(encoding="utf-8"))
+    driver.set_script_timeout(60)
+    result = driver.execute_async_script(
+        """
+        const done = arguments[arguments.length - 1];
+        axe.run(document, {runOnly: {type: "tag", values: arguments[0]}})
+          .then((found) => done(found.violations.map((v) => ({
+              id: v.id, impact: v.impact, help: v.help,
+              nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" ") + ": " + n.failureSummary)
+          }))))
+          .catch((error) => done([{id: "axe-error", impact: "critical",
+                                   help: String(error), nodes: []}]));
+        """,
+        AXE_RULES,
+    )
+    return list(result)
+
+
+def sideways_overflow(driver: WebDriver) -> dict[str, int]:
+    """The elements that stick out of the viewport on the right, each with by how many CSS
+    pixels (empty: the page does not scroll sideways). An element is named by its tag,
+    classes and text's start."""
+    found = driver.execute_script(
+        """
+        const width = document.documentElement.clientWidth, out = {};
+        if (document.documentElement.scrollWidth <= width) { return out; }
+        for (const element of document.body.querySelectorAll("*")) {
+          const over = Math.round(element.getBoundingClientRect().right - width);
+          if (over <= 0 || element.closest("svg") !== null && element.tagName !== "svg") continue;
+          const classes = typeof element.className === "string" && element.className
+              ? "." + element.className.trim().replace(/ +/g, ".") : "";
+          const text = (element.textContent || "").trim().slice(0, 30);
+          const name = element.tagName.toLowerCase() + classes + " '" + text + "'";
+          out[name] = over;
+        }
+        return out;
+        """
+    )
+    return dict(found)
+
+
+def screenshot(driver: WebDriver, name: str) -> Path:
+    """The whole page (beyond the viewport too) saved as ``artifacts/browser/<name>.png``."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    size = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+    shot = driver.execute_cdp_cmd(
+        "Page.captureScreenshot",
+        {
+            "format": "png",
+            "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": size["width"],
+                     "height": min(size["height"], 8000), "scale": 1},
+        },
+    )  # fmt: skip
+    path.write_bytes(base64.b64decode(shot["data"]))
+    return path
