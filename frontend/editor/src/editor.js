@@ -25,7 +25,8 @@ import {
 // The extensions every editor of the page gets. Tab indents (Python needs it); CodeMirror
 // lets Tab leave the editor when Escape was pressed just before, which the page says.
 function extensions(label, describedBy) {
-  const attributes = { "aria-label": label, "aria-multiline": "true" };
+  // tabindex: the content is a tab stop (as a contenteditable is), said so for checkers.
+  const attributes = { "aria-label": label, "aria-multiline": "true", tabindex: "0" };
   if (describedBy) attributes["aria-describedby"] = describedBy;
   return [
     lineNumbers(),
