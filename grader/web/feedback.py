@@ -3,9 +3,10 @@ tree as one compact JSON document that the page's tree views (``static/treeview.
 twice (the student's search, marked by verdict, and the reference's), with its replay; each
 hidden tree's verdict and reason only.
 
-The tree document (:func:`tree_document`) holds ``nodes``, a list in the tree's preorder
-(children in search order), each a small object whose keys are left out when they have no
-value:
+The tree document (:func:`tree_document`) holds ``columns``: for each key below, one list
+with an entry per node in the tree's preorder (children in search order), null where the
+node has no such value (columns, not one object per node, keep a 5,000-node tree's document
+small: the keys are written once):
 
 ==========  ==================================================================
 ``n``       the node's name
@@ -18,9 +19,12 @@ value:
 ``v``       the student's verdict (left out: the report does not list the node)
 ``s``       the value the student's search returned there
 ``x``       the expected value, where it differs from ``s``
-``e``/``c`` the expected and actual texts the verdict compares, ``m`` its sentence
+``e``/``c`` the expected (or allowed) and actual texts the verdict compares, where they
+            say more than ``s`` and ``x``; ``m`` its sentence (left out for ok nodes)
 ``r``       the reference search there: ``v`` visited, ``p`` pruned, ``u`` unvisited
-``rv``      the value the reference returned; ``rw`` the window it searched with
+            (null: beyond the steps a cut replay kept)
+``rv``      the value the reference returned (left out where it is ``s``); ``rw`` the
+            window it searched with
 ``cut``     1 where the reference's cut-off prunes the edge from the parent
 ==========  ==================================================================
 
@@ -32,6 +36,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from grader.web.replay import replay_data
@@ -43,6 +48,10 @@ from reference.values import format_value
 VALUE_CHARS = 24
 """The most characters of a value a node shows; longer ones (a student's odd return
 value) are cut with an ellipsis."""
+MESSAGES = 200
+"""The most nodes whose verdict keeps its sentence (``m``), the first divergence's aside: a
+search wrong everywhere would otherwise spend most of a big tree's document on sentences
+the page can say from the verdict and the values."""
 TEXT_CHARS = 300
 """The most characters of a verdict's texts kept for the details panel."""
 GLYPHS: Mapping[str, str] = {
@@ -78,7 +87,7 @@ class TreeView:
     replay: dict[str, Any] | None = None
 
 
-def value_text(value: object) -> str | None:
+def value_text(value: object, limit: int = VALUE_CHARS) -> str | None:
     """A value as a node shows it: short, exact where it can be (3, -2.5, 7/3, +inf)."""
     if value is None:
         return None
@@ -87,13 +96,10 @@ def value_text(value: object) -> str | None:
             return str(int(value))
         text = "nan" if math.isnan(value) else f"{value:.6g}"
         return "+inf" if text == "inf" else text
-    if isinstance(value, bool | int | str):
-        text = str(value)
-    else:
-        text = format_value(value)
+    text = format_value(value) if isinstance(value, Fraction) else str(value)
     if text == "inf":
         text = "+inf"
-    return text if len(text) <= VALUE_CHARS else text[: VALUE_CHARS - 1] + "\u2026"
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
 
 def _returned(steps: list[Step]) -> dict[str, str | None]:
@@ -135,8 +141,9 @@ def _reference(tree: Tree, case: TreeCase) -> dict[str, dict[str, Any]]:
             if windows.get(node.name):
                 mark["rw"] = windows[node.name]
             marks[node.name] = mark
-        else:
+        elif not case.replay.truncated:
             marks[node.name] = {"r": "u"}
+        # else: beyond the replay's kept steps, nothing is known of the reference there.
     return marks
 
 
@@ -152,17 +159,21 @@ def _student(row: NodeReport | None, returned: str | None, reference: str | None
     if row is None:
         return {"s": returned}
     verdict = str(row.verdict)
-    expected, actual = value_text(row.expected), value_text(row.actual)
+    expected, actual = value_text(row.expected, TEXT_CHARS), value_text(row.actual, TEXT_CHARS)
     shown = returned
     if shown is None and verdict in ("ok", "wrong_value"):
-        shown = actual
+        shown = value_text(row.actual)
     wanted = None
     if verdict == "wrong_value":
-        wanted = expected
+        wanted = value_text(row.expected)
     elif verdict not in ("ok", "pruned", "not_observed") and reference is not None:
         wanted = reference
     part: dict[str, Any] = {"v": verdict, "s": shown, "x": wanted if wanted != shown else None}
-    part["e"], part["c"], part["m"] = _short(expected), _short(actual), _short(row.message)
+    # What would repeat another key is left out: most nodes of a big tree are ok, and an
+    # ok node's sentence says no more than its value and the interval it is allowed.
+    part["e"] = None if expected in (shown, wanted) else expected
+    part["c"] = None if actual == shown else actual
+    part["m"] = None if verdict == "ok" else _short(row.message)
     return part
 
 
@@ -191,12 +202,22 @@ def tree_document(tree: Tree, case: TreeCase) -> dict[str, Any]:
         mark = reference.get(node.name, {})
         item.update(_student(rows.get(node.name), student.get(node.name), mark.get("rv")))
         item.update(mark)
+        if item.get("rv") is not None and item["rv"] == item.get("s"):
+            item["rv"] = None  # the same as the student's
         index[node.name] = len(nodes)
         nodes.append({key: value for key, value in item.items() if value is not None})
     found = case.first_divergence
+    divergence = found.node if found is not None and found.node in tree else None
+    told = 0
+    for item in nodes:
+        if "m" in item and item["n"] != divergence:
+            told += 1
+            if told > MESSAGES:
+                del item["m"]
+    keys = sorted({key for item in nodes for key in item})
     return {
-        "nodes": nodes,
-        "divergence": found.node if found is not None and found.node in tree else None,
+        "columns": {key: [item.get(key) for item in nodes] for key in keys},
+        "divergence": divergence,
         "glyphs": dict(GLYPHS),
     }
 

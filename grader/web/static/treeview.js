@@ -55,7 +55,17 @@
 
   // -- the tree: parents, children, subtree sizes, default collapsing ------------------------
   function prepare(doc) {
-    var nodes = doc.nodes;
+    var columns = doc.columns;
+    var keys = Object.keys(columns);
+    var nodes = [];
+    for (var at = 0; at < columns.n.length; at += 1) {
+      var item = {};
+      for (var k = 0; k < keys.length; k += 1) {
+        var value = columns[keys[k]][at];
+        if (value !== null && value !== undefined) { item[keys[k]] = value; }
+      }
+      nodes.push(item);
+    }
     nodes.forEach(function (node, index) {
       node.i = index;
       node.kids = [];
@@ -104,13 +114,16 @@
         expected: node.x === undefined ? null : "exp. " + node.x
       };
     }
-    var shown = node.rv;
+    var shown = node.r === "v" ? refValue(node) : undefined;
     if (shown === undefined && node.k === "leaf") { shown = node.u; }
     return {
       value: shown === undefined ? "" : shown, muted: node.r !== "v", name: node.n,
       glyph: node.r === "p" ? glyphs.pruned || "" : node.r === "u" ? "\u00b7" : "", expected: null
     };
   }
+
+  // The document leaves out the reference's value where it is the student's.
+  function refValue(node) { return node.rv !== undefined ? node.rv : node.s; }
 
   function shapeWidth(node, look) {
     if (node.collapsed) { return measure(look.value, VALUE_FONT) + 16; }
@@ -136,16 +149,19 @@
       lines.push(node.n + " (" + KINDS[node.k] + "): " + (node.v ? WORDS[node.v] || node.v : "no verdict"));
       if (node.s !== undefined) { lines.push("your value: " + node.s); }
       if (node.x !== undefined) { lines.push("expected: " + node.x); }
-      if (node.e !== undefined && node.e !== node.x && node.e !== node.s) { lines.push("expected: " + node.e); }
-      if (node.c !== undefined && node.c !== node.s) { lines.push("yours: " + node.c); }
+      if (node.e !== undefined) { lines.push((node.v === "ok" ? "allowed: " : "expected: ") + node.e); }
+      if (node.c !== undefined) { lines.push("yours: " + node.c); }
       if (node.m) { lines.push(node.m); }
+      else if (node.v && node.v !== "ok" && node.v !== "pruned") { lines.push("verdict: " + (WORDS[node.v] || node.v)); }
     } else if (node.r === "v") {
       lines.push(node.n + " (" + KINDS[node.k] + "): the reference search returns " +
-        (node.rv === undefined ? "-" : node.rv) + (node.rw ? " (searched with " + node.rw + ")" : ""));
+        (refValue(node) === undefined ? "-" : refValue(node)) + (node.rw ? " (searched with " + node.rw + ")" : ""));
     } else if (node.r === "p") {
       lines.push(node.n + " (" + KINDS[node.k] + "): pruned by the reference search");
-    } else {
+    } else if (node.r === "u") {
       lines.push(node.n + " (" + KINDS[node.k] + "): not reached by the reference search");
+    } else {
+      lines.push(node.n + " (" + KINDS[node.k] + "): beyond the reference steps the replay kept");
     }
     if (node.k === "leaf" && node.u !== undefined) { lines.push("utility: " + node.u); }
     if (node.h !== undefined) { lines.push("heuristic: " + node.h); }
@@ -322,7 +338,7 @@
       if (node.v) { classes += " verdict-" + node.v; }
       if (node.n === this.divergence) { classes += " divergence"; }
     } else {
-      classes += node.r === "v" ? " visited" : node.r === "p" ? " pruned" : " unvisited";
+      classes += node.r === "v" ? " visited" : node.r === "p" ? " pruned" : node.r === "u" ? " unvisited" : " unknown";
     }
     var lines = describe(node, view.side);
     var siblings = item.parent ? item.parent.children : [item];
