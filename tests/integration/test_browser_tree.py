@@ -96,6 +96,29 @@ const node = id && document.getElementById(id);
 return node ? node.dataset.node : null;
 """
 
+# The name of a leaf inside a collapsed subtree (from the page's tree document).
+HIDDEN_LEAF = """
+const columns = JSON.parse(document.querySelector('.tree-data').textContent).columns;
+const shown = new Set([...document.querySelectorAll('figure[data-side="student"] g.node')]
+  .map(node => node.dataset.node));
+for (let i = 0; i < columns.n.length; i++) {
+  if (columns.k[i] === 'leaf' && !shown.has(columns.n[i])) { return columns.n[i]; }
+}
+return null;
+"""
+REPLAY_STEP = """
+document.querySelector('section.case').dispatchEvent(new CustomEvent('replay:step',
+  {detail: {index: 0, student: arguments[0], reference: arguments[0]}}));
+"""
+SELECT = """
+const section = document.querySelector('section.case');
+let told = null;
+section.addEventListener('tree:select', event => { told = event.detail; }, {once: true});
+document.querySelector(`figure[data-side="reference"] g.node[data-node="${arguments[0]}"]`)
+  .dispatchEvent(new MouseEvent('click', {bubbles: true}));
+return told;
+"""
+
 
 @dataclass(frozen=True)
 class Site:
@@ -245,19 +268,29 @@ def test_the_keyboard_moves_within_one_tab_stop(browser: WebDriver, site: Site) 
 
 def test_a_generated_tree_of_1800_nodes(browser: WebDriver, site: Site) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    solution = LIBRARY / "minimax" / "wrong_utility_for_min.py"
+    solution = LIBRARY / "minimax" / "wrong_last_child_wins.py"  # 1,696 ok, 104 wrong
     open_trees(browser, site, graded_page(site, GENERATED, solution))
     shown = assert_no_overlap(browser)
     collapsed = browser.find_elements(By.CSS_SELECTOR, 'figure[data-side="student"] g.collapsed')
+    assert collapsed, "no all-good subtree collapsed"
+    assert shown < 1800 * 2
     jump = browser.find_element(By.CSS_SELECTOR, ".tv-divergence").text
     found = re.search(r"\((.+)\)", jump)
     assert found is not None
     assert_divergence_in_view(browser, found.group(1))
     browser.save_screenshot(str(ARTIFACTS / "tree-generated-1800.png"))
+    # The replay's current node, even inside a collapsed subtree, is opened and brought
+    # into view on both sides; a click on a node tells the replay which one.
+    hidden = browser.execute_script(HIDDEN_LEAF)
+    assert hidden is not None, "no collapsed subtree"
+    browser.execute_script(REPLAY_STEP, hidden)
+    for side in ("student", "reference"):
+        selector = f'figure[data-side="{side}"] g.node.current[data-node="{hidden}"]'
+        assert browser.execute_script(IN_VIEW, selector) is True, f"{hidden} not in view ({side})"
+    assert browser.execute_script(SELECT, hidden) == {"side": "reference", "node": hidden}
     # Opening a collapsed subtree (click) keeps the layout free of overlaps.
-    if collapsed:
-        browser.execute_script(
-            "document.querySelector('figure[data-side=\"student\"] g.collapsed')"
-            ".dispatchEvent(new MouseEvent('click', {bubbles: true}))"
-        )
-        assert assert_no_overlap(browser) > shown
+    browser.execute_script(
+        "document.querySelector('figure[data-side=\"student\"] g.collapsed')"
+        ".dispatchEvent(new MouseEvent('click', {bubbles: true}))"
+    )
+    assert assert_no_overlap(browser) > shown
