@@ -183,7 +183,8 @@ def measure(repeat: int, loads: int) -> dict[str, Any]:
                     "tree_bytes": len(tree.group(1)) if tree else None,
                 }
             )
-        static = ROOT / "grader" / "web" / "static"
+        # The static files of the code measured (a baseline's, under --baseline).
+        static = Path(sys.modules[create_app.__module__].__file__ or "").parent / "static"
         scripts = sorted(
             str(path.relative_to(static))
             for path in static.rglob("*.js")
