@@ -61,7 +61,8 @@ trees:
     game: {name: nim, options: {compartments: [2, 2, 3]}}
 """
 
-# The boxes of every node of every tree view, and the pairs of one view that overlap.
+# The boxes of every node of every tree view, and the pairs of one view that overlap; the
+# nodes whose value does not fit in its shape.
 OVERLAPS = """
 const found = [];
 let count = 0;
@@ -77,6 +78,13 @@ for (const svg of document.querySelectorAll('svg.tv-svg')) {
       const a = boxes[i], b = boxes[j];
       if (a.y0 < b.y1 - 0.01 && b.y0 < a.y1 - 0.01) { found.push([a.name, b.name]); }
     }
+  }
+}
+// A value wider than its shape.
+for (const node of document.querySelectorAll('svg.tv-svg g.node')) {
+  const value = node.querySelector('.value');
+  if (value && value.getBBox().width > node.querySelector('.shape').getBBox().width) {
+    found.push([node.dataset.node, 'value wider than its shape']);
   }
 }
 return [count, found.slice(0, 10)];
