@@ -127,6 +127,20 @@ document.querySelector(`figure[data-side="reference"] g.node[data-node="${argume
 return told;
 """
 
+# The first folded subtree of the student's view: its name and the position of each node on
+# the way to it among its siblings, from the root.
+FOLDED_PATH = """
+const folded = document.querySelector('figure[data-side="student"] g.node.collapsed');
+const columns = JSON.parse(document.querySelector('.tree-data').textContent).columns;
+const index = columns.n.indexOf(folded.dataset.node);
+const path = [];
+for (let at = index; columns.p[at] !== null; at = columns.p[at]) {
+  const siblings = columns.p.map((p, i) => [p, i]).filter(([p]) => p === columns.p[at]);
+  path.unshift(siblings.findIndex(([, i]) => i === at));
+}
+return [folded.dataset.node, path];
+"""
+
 
 @dataclass(frozen=True)
 class Site:
@@ -219,9 +233,11 @@ def assert_no_overlap(browser: WebDriver) -> int:
     return int(count)
 
 
-def assert_divergence_in_view(browser: WebDriver, node: str) -> None:
+def assert_divergence_in_view(
+    browser: WebDriver, node: str, sides: tuple[str, ...] = ("student", "reference")
+) -> None:
     browser.find_element(By.CSS_SELECTOR, ".tv-divergence").click()
-    for side in ("student", "reference"):
+    for side in sides:
         selector = f'figure[data-side="{side}"] g.node[data-node="{node}"]'
         assert browser.execute_script(IN_VIEW, selector) is True, f"{node} not in view ({side})"
         classes = browser.find_element(By.CSS_SELECTOR, selector).get_attribute("class") or ""
@@ -282,6 +298,19 @@ def test_a_generated_tree_of_1800_nodes(browser: WebDriver, site: Site) -> None:
     collapsed = browser.find_elements(By.CSS_SELECTOR, 'figure[data-side="student"] g.collapsed')
     assert collapsed, "no all-good subtree collapsed"
     assert shown < 1800 * 2
+    # The keyboard reaches a folded subtree and Enter opens it.
+    name, path = browser.execute_script(FOLDED_PATH)
+    svg = browser.find_element(By.CSS_SELECTOR, 'figure[data-side="student"] svg.tv-svg')
+    svg.send_keys(Keys.HOME)
+    for position in path:
+        svg.send_keys(Keys.ARROW_DOWN, *[Keys.ARROW_RIGHT] * position)
+    assert browser.execute_script(ACTIVE) == name
+    svg.send_keys(Keys.ENTER)
+    folded = f'figure[data-side="student"] g.node[data-node="{name}"]'
+    assert browser.find_element(By.CSS_SELECTOR, folded).get_attribute("aria-expanded") == "true"
+    assert assert_no_overlap(browser) > shown
+    svg.send_keys(Keys.ENTER)  # and folds it again
+    assert browser.find_element(By.CSS_SELECTOR, folded).get_attribute("aria-expanded") == "false"
     jump = browser.find_element(By.CSS_SELECTOR, ".tv-divergence").text
     found = re.search(r"\((.+)\)", jump)
     assert found is not None
@@ -302,3 +331,19 @@ def test_a_generated_tree_of_1800_nodes(browser: WebDriver, site: Site) -> None:
         ".dispatchEvent(new MouseEvent('click', {bubbles: true}))"
     )
     assert assert_no_overlap(browser) > shown
+
+
+def test_the_tree_views_fit_a_narrow_screen(browser: WebDriver, site: Site) -> None:
+    browser.set_window_size(390, 844)
+    solution = LIBRARY / "alphabeta" / "wrong_alpha_never_updated.py"
+    open_trees(browser, site, graded_page(site, "aima-fig5.2-alphabeta", solution))
+    wide = browser.execute_script(
+        "return [...document.querySelectorAll('.tree-views, .tree-views svg, .tv-controls')]"
+        ".filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth)"
+        ".map(e => e.className.baseVal ?? e.className)"
+    )
+    assert not wide
+    assert_no_overlap(browser)
+    # The views are stacked: the student's is the one brought into the window.
+    assert_divergence_in_view(browser, "C", sides=("student",))
+    browser.save_screenshot(str(ARTIFACTS / "tree-390px.png"))
