@@ -208,7 +208,11 @@
     this.panel = box.querySelector(".node-details");
     this.transform = d3.zoomIdentity;
     this.syncing = false;
-    this.zoom = d3.zoom().scaleExtent([0.02, 4]).on("zoom", function (event) {
+    // The extent is given: d3's default reads the SVG's size, which lays the page out.
+    this.zoom = d3.zoom().scaleExtent([0.02, 4]).extent(function () {
+      var size = self.size();
+      return [[0, 0], size];
+    }).on("zoom", function (event) {
       self.zoomed(event.transform, this);
     });
     this.views = [];
@@ -217,6 +221,8 @@
       self.views.push(self.view(holder, side));
     });
     if (!this.views.length) { return; }
+    this.size();
+    window.addEventListener("resize", function () { self.width = 0; });
     this.layout();
     this.render();
     this.fit(true);
@@ -391,9 +397,12 @@
     this.views.forEach(function (view) { view.content.setAttribute("transform", transform.toString()); });
   };
 
+  // The views' size; the width is read once (and again after a resize) and before the
+  // nodes are drawn, so that reading it does not lay out thousands of nodes.
   Case.prototype.size = function () {
-    var rect = this.views[0].svg.getBoundingClientRect();
-    return [Math.max(rect.width, 1), Math.max(rect.height, 1)];
+    var svg = this.views[0].svg;
+    if (!this.width) { this.width = svg.getBoundingClientRect().width; }
+    return [Math.max(this.width, 1), Math.max(Number(svg.getAttribute("height")) || 1, 1)];
   };
 
   Case.prototype.fit = function (first) {
@@ -548,7 +557,10 @@
   };
 
   if (!d3 || !d3.tree || !d3.zoom) { return; }
+  var began = performance.now();
   document.querySelectorAll("section.case").forEach(function (section) {
     section.querySelectorAll(".tree-views").forEach(function (box) { new Case(section, box); });
   });
+  // How long drawing took, for bench/feedback_page.py.
+  performance.measure("treeview", { start: began, end: performance.now() });
 })();
