@@ -1,21 +1,73 @@
 """The feedback of a graded run, tree by tree, as the submission page shows it: each public
-tree drawn twice (the student's search, marked by verdict, and the reference's), with its
-replay; each hidden tree's verdict and reason only."""
+tree as one compact JSON document that the page's tree views (``static/treeview.js``) draw
+twice (the student's search, marked by verdict, and the reference's), with its replay; each
+hidden tree's verdict and reason only.
+
+The tree document (:func:`tree_document`) holds ``columns``: for each key below, one list
+with an entry per node in the tree's preorder (children in search order), null where the
+node has no such value (columns, not one object per node, keep a 5,000-node tree's document
+small: the keys are written once):
+
+==========  ==================================================================
+``n``       the node's name
+``p``       its parent's index in ``nodes`` (left out for the root)
+``k``       its kind: ``max``, ``min``, ``chance`` or ``leaf``
+``g``       the game position (``Node.label``: a board, piles), if any
+``a``       the action of the edge from its parent, if it says more than the name
+``q``       the probability of the edge from its (chance) parent
+``u``       a leaf's utility; ``h`` an internal node's heuristic
+``v``       the student's verdict (left out: the report does not list the node)
+``s``       the value the student's search returned there
+``x``       the expected value, where it differs from ``s``
+``e``/``c`` the expected (or allowed) and actual texts the verdict compares, where they
+            say more than ``s`` and ``x``; ``m`` its sentence (left out for ok nodes)
+``r``       the reference search there: ``v`` visited, ``p`` pruned, ``u`` unvisited
+            (null: beyond the steps a cut replay kept)
+``rv``      the value the reference returned (left out where it is ``s``); ``rw`` the
+            window it searched with
+``cut``     1 where the reference's cut-off prunes the edge from the parent
+==========  ==================================================================
+
+and ``divergence``, the first divergence's node (or null). Values are short texts.
+"""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
-from markupsafe import Markup
-
-from grader.web.replay import reference_marks, replay_data
-from grader.web.treesvg import NodeMark, tree_svg
+from grader.web.replay import replay_data
 from reference.exercises.model import Exercise as ExerciseModel
-from reference.report import NodeReport, Report, TreeCase, finite
+from reference.report import NodeReport, Report, Step, TreeCase
 from reference.tree import Tree
-from reference.verdict_words import verdict_word
+from reference.values import format_value
+
+VALUE_CHARS = 24
+"""The most characters of a value a node shows; longer ones (a student's odd return
+value) are cut with an ellipsis."""
+MESSAGES = 200
+"""The most nodes whose verdict keeps its sentence (``m``), the first divergence's aside: a
+search wrong everywhere would otherwise spend most of a big tree's document on sentences
+the page can say from the verdict and the values."""
+TEXT_CHARS = 300
+"""The most characters of a verdict's texts kept for the details panel."""
+GLYPHS: Mapping[str, str] = {
+    "ok": "\u2713",
+    "pruned": "\u2702",
+    "extra": "+",
+    "missed": "\u2212",
+    "wrong_value": "\u2260",
+    "wrong_bounds": "\u03b1\u03b2",
+    "out_of_order": "\u21c5",
+    "repeated": "2\u00d7",
+    "not_observed": "?",
+}
+"""The short text telling each node verdict apart without colour, on the tree views and in
+the legend (``student/_macros.html``); ``static/treeview.js`` reads it from the document."""
+_KINDS = {"MAX": "max", "MIN": "min", "CHANCE": "chance", "LEAF": "leaf"}
 
 
 @dataclass
@@ -28,46 +80,146 @@ class TreeView:
     message: str
     score: float | None = None
     max_score: float | None = None
-    drawing: Markup | None = None
-    reference_drawing: Markup | None = None
+    tree: dict[str, Any] | None = None
+    """The tree document the tree views draw (see the module's docstring)."""
     counts: dict[str, int] = field(default_factory=dict)
     case: TreeCase | None = None
     replay: dict[str, Any] | None = None
 
 
-def verdict_marks(
-    tree: Tree, rows: Mapping[str, NodeReport], divergence: str | None
-) -> dict[str, NodeMark]:
-    """Marks colouring each node by its verdict, values and messages in its hover text."""
-    marks: dict[str, NodeMark] = {}
-    for node in tree:
-        row = rows.get(node.name)
-        if row is None:
-            continue
-        verdict = str(row.verdict)
+def value_text(value: object, limit: int = VALUE_CHARS) -> str | None:
+    """A value as a node shows it: short, exact where it can be (3, -2.5, 7/3, +inf)."""
+    if value is None:
+        return None
+    if isinstance(value, float):
+        if math.isfinite(value) and value.is_integer() and abs(value) < 1e15:
+            return str(int(value))
+        text = "nan" if math.isnan(value) else f"{value:.6g}"
+        return "+inf" if text == "inf" else text
+    text = format_value(value) if isinstance(value, Fraction) else str(value)
+    if text == "inf":
+        text = "+inf"
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def _returned(steps: list[Step]) -> dict[str, str | None]:
+    """The value each node's last exit returned (a leaf's evaluation where it has no exit)."""
+    found: dict[str, str | None] = {}
+    for step in steps:
+        if step.event == "exit" or (step.event == "evaluate" and step.node not in found):
+            found[step.node] = value_text(step.value)
+    return found
+
+
+def _reference(tree: Tree, case: TreeCase) -> dict[str, dict[str, Any]]:
+    """What the reference search did at each node: visited (with its value and window),
+    pruned (``cut`` where its cut-off prunes the edge) or unvisited."""
+    if case.replay is None:
+        return {}
+    windows: dict[str, str] = {}
+    cut: set[str] = set()
+    for step in case.replay.reference:
+        if step.event == "enter" and step.node not in windows:
+            bounds = [
+                f"{key} = {value_text(value)}"
+                for key, value in (("alpha", step.alpha), ("beta", step.beta))
+                if value is not None
+            ]
+            windows[step.node] = ", ".join(bounds)
+        elif step.event == "exit":
+            cut.update(step.pruned or ())
+    returned = _returned(case.replay.reference)
+    marks: dict[str, dict[str, Any]] = {}
+    pruned: set[str] = set()
+    for node in tree:  # preorder: a parent's mark is made before its children's
         parent = tree.parent(node.name)
-        parent_row = rows.get(parent.name) if parent is not None else None
-        parent_pruned = parent_row is not None and parent_row.verdict == "pruned"
-        lines = [f"{node.name} ({node.kind}): {verdict_word(verdict)}"]
-        for key, value in (("expected", row.expected), ("actual", row.actual)):
-            if value is not None:
-                lines.append(f"{key}: {finite(value)}")
-        if row.message:
-            lines.append(row.message)
-        actual = None if row.actual is None else finite(row.actual)
-        label = None
-        if not node.is_leaf and verdict in ("ok", "wrong_value") and actual is not None:
-            label = str(actual)[:8]
-        classes = f"verdict-{verdict}"
-        if node.name == divergence:
-            classes += " divergence"
-        marks[node.name] = NodeMark(
-            css_class=classes,
-            title="\n".join(lines),
-            label=label,
-            cut=verdict == "pruned" and not parent_pruned,
-        )
+        if node.name in cut or (parent is not None and parent.name in pruned):
+            pruned.add(node.name)
+            marks[node.name] = {"r": "p", "cut": 1} if node.name in cut else {"r": "p"}
+        elif node.name in windows or node.name in returned:
+            mark: dict[str, Any] = {"r": "v", "rv": returned.get(node.name)}
+            if windows.get(node.name):
+                mark["rw"] = windows[node.name]
+            marks[node.name] = mark
+        elif not case.replay.truncated:
+            marks[node.name] = {"r": "u"}
+        # else: beyond the replay's kept steps, nothing is known of the reference there.
     return marks
+
+
+def _short(text: str | None) -> str | None:
+    if not text:
+        return None
+    return text if len(text) <= TEXT_CHARS else text[: TEXT_CHARS - 1] + "\u2026"
+
+
+def _student(row: NodeReport | None, returned: str | None, reference: str | None) -> dict[str, Any]:
+    """The student's side of a node: verdict, the value returned, the expected one where
+    it differs, and the verdict's texts."""
+    if row is None:
+        return {"s": returned}
+    verdict = str(row.verdict)
+    expected, actual = value_text(row.expected, TEXT_CHARS), value_text(row.actual, TEXT_CHARS)
+    shown = returned
+    if shown is None and verdict in ("ok", "wrong_value"):
+        shown = value_text(row.actual)
+    wanted = None
+    if verdict == "wrong_value":
+        wanted = value_text(row.expected)
+    elif verdict not in ("ok", "pruned", "not_observed") and reference is not None:
+        wanted = reference
+    part: dict[str, Any] = {"v": verdict, "s": shown, "x": wanted if wanted != shown else None}
+    # What would repeat another key is left out: most nodes of a big tree are ok, and an
+    # ok node's sentence says no more than its value and the interval it is allowed.
+    part["e"] = None if expected in (shown, wanted) else expected
+    part["c"] = None if actual == shown else actual
+    part["m"] = None if verdict == "ok" else _short(row.message)
+    return part
+
+
+def tree_document(tree: Tree, case: TreeCase) -> dict[str, Any]:
+    """The compact JSON document of ``tree`` with ``case``'s verdicts and both searches,
+    as the page's tree views draw it (see the module's docstring)."""
+    rows = {row.node: row for row in case.nodes or ()}
+    student = _returned(case.replay.student) if case.replay is not None else {}
+    reference = _reference(tree, case)
+    index: dict[str, int] = {}
+    nodes: list[dict[str, Any]] = []
+    for node in tree:
+        parent = tree.parent(node.name)
+        item: dict[str, Any] = {"n": node.name, "k": _KINDS[str(node.kind)], "g": node.label}
+        if parent is not None:
+            item["p"] = index[parent.name]
+            edge = next(edge for edge in parent.edges if edge.child == node.name)
+            if edge.action and edge.action != node.name:
+                item["a"] = edge.action[:VALUE_CHARS]
+            if edge.probability is not None:
+                item["q"] = format_value(edge.probability)
+        if node.is_leaf:
+            item["u"] = value_text(node.utility)
+        elif node.heuristic is not None:
+            item["h"] = value_text(node.heuristic)
+        mark = reference.get(node.name, {})
+        item.update(_student(rows.get(node.name), student.get(node.name), mark.get("rv")))
+        item.update(mark)
+        if item.get("rv") is not None and item["rv"] == item.get("s"):
+            item["rv"] = None  # the same as the student's
+        index[node.name] = len(nodes)
+        nodes.append({key: value for key, value in item.items() if value is not None})
+    found = case.first_divergence
+    divergence = found.node if found is not None and found.node in tree else None
+    told = 0
+    for item in nodes:
+        if "m" in item and item["n"] != divergence:
+            told += 1
+            if told > MESSAGES:
+                del item["m"]
+    keys = sorted({key for item in nodes for key in item})
+    return {
+        "columns": {key: [item.get(key) for item in nodes] for key in keys},
+        "divergence": divergence,
+        "glyphs": dict(GLYPHS),
+    }
 
 
 def tree_views(report: Report, model: ExerciseModel | None) -> list[TreeView]:
@@ -86,19 +238,6 @@ def tree_views(report: Report, model: ExerciseModel | None) -> list[TreeView]:
         if model is not None:
             entry = next((tree for tree in model.trees if tree.name == case.name), None)
         if entry is not None:
-            found = case.first_divergence
-            divergence = found.node if found is not None else None
-            rows = {node.node: node for node in case.nodes or ()}
-            view.drawing = tree_svg(
-                entry.tree,
-                verdict_marks(entry.tree, rows, divergence),
-                caption=f"your search of {entry.name}",
-            )
-            if view.replay is not None:
-                view.reference_drawing = tree_svg(
-                    entry.tree,
-                    reference_marks(entry.tree, case),
-                    caption=f"the reference search of {entry.name}",
-                )
+            view.tree = tree_document(entry.tree, case)
         views.append(view)
     return views
