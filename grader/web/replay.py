@@ -68,20 +68,32 @@ WINDOW = ("alpha", "beta", "depth")
 COMPARED = (*WINDOW, "value")
 
 
+def _spans(pieces: list[Segment]) -> dict[str, list[int]]:
+    """Where each told part (``alpha``, ``value``...) is in the sentence: [start, end]."""
+    found: dict[str, list[int]] = {}
+    start = 0
+    for key, text in pieces:
+        if key:
+            found[key] = [start, start + len(text)]
+        start += len(text)
+    return found
+
+
 def _steps(steps: list[Step]) -> list[dict[str, Any]]:
-    """The steps as the page's script reads them: node, event and the sentence in pieces
-    (``text``); the values compared (``alpha`` ... ``value``) are dropped before sending."""
-    return [
-        {
-            "node": step.node,
-            "event": step.event,
-            "text": [list(piece) for piece in segments(step)],
-            **{
-                key: _text(getattr(step, key)) for key in COMPARED if getattr(step, key) is not None
-            },
+    """The steps as the page's script reads them (node, event, ``text``), with what is
+    compared (``alpha`` ... ``value``) and where each part is in the text (``spans``),
+    which are dropped before sending (:func:`_sent`)."""
+    found = []
+    for step in steps[:STEP_LIMIT]:
+        pieces = segments(step)
+        told = {
+            key: _text(getattr(step, key)) for key in COMPARED if getattr(step, key) is not None
         }
-        for step in steps[:STEP_LIMIT]
-    ]
+        text = "".join(piece for _, piece in pieces)
+        found.append(
+            {"node": step.node, "event": step.event, "text": text, "spans": _spans(pieces), **told}
+        )
+    return found
 
 
 def _sent(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -140,16 +152,22 @@ def replay_data(case: TreeCase) -> dict[str, Any] | None:
     # so its steps cannot be lined up with the reference's.
     decision_style = bool(replay.decision_style)
     wrong = wrong_nodes(case)
-    diffs: dict[int, list[str]] = {}
+    diffs: dict[int, dict[str, Any]] = {}
     for index in range(0 if decision_style else max(len(student), len(reference))):
         mine = student[index] if index < len(student) else None
         theirs = reference[index] if index < len(reference) else None
         found = differing_parts(mine, theirs, wrong)
         if found:
-            diffs[index] = found
+            # What differs, and where it is in each side's sentence (to be marked there).
+            diffs[index] = {"parts": found}
+            for side, step in (("student", mine), ("reference", theirs)):
+                if step is not None:
+                    diffs[index][side] = [
+                        step["spans"][key] for key in found if key in step["spans"]
+                    ]
     if diffs:
         differs = min(diffs)
-        parts = diffs[differs]
+        parts = diffs[differs]["parts"]
     divergence = case.first_divergence
     agrees: bool | None = None
     why = None

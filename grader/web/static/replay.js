@@ -54,33 +54,36 @@
       return step;
     }
 
-    // A step's sentence, its differing pieces wrapped in <mark>.
-    function write(cell, step, parts, ended) {
+    // A step's sentence; where it differs, the differing pieces (spans) in <mark>, or the
+    // whole sentence where the searches part (another node or event).
+    function write(cell, step, diff, spans, ended) {
       cell.textContent = "";
       if (!step) {
         cell.textContent = index < 0 ? "\u2013" : ended;
         return;
       }
-      var whole = parts.indexOf("node") >= 0 || parts.indexOf("event") >= 0;
-      var line = whole ? document.createElement("mark") : cell;
-      step.text.forEach(function (piece) {
-        if (!whole && piece[0] && parts.indexOf(piece[0]) >= 0) {
-          var marked = document.createElement("mark");
-          marked.textContent = piece[1];
-          line.appendChild(marked);
-        } else {
-          line.appendChild(document.createTextNode(piece[1]));
-        }
+      var parts = diff ? diff.parts : [];
+      if (parts.indexOf("node") >= 0 || parts.indexOf("event") >= 0) {
+        spans = [[0, step.text.length]];
+      }
+      var at = 0;
+      (spans || []).slice().sort(function (x, y) { return x[0] - y[0]; }).forEach(function (span) {
+        cell.appendChild(document.createTextNode(step.text.slice(at, span[0])));
+        var marked = document.createElement("mark");
+        marked.textContent = step.text.slice(span[0], span[1]);
+        cell.appendChild(marked);
+        at = span[1];
       });
-      if (whole) { cell.appendChild(line); }
+      cell.appendChild(document.createTextNode(step.text.slice(at)));
     }
 
     function show() {
-      var parts = (index >= 0 && diffs[index]) || [];
+      var diff = index >= 0 ? diffs[index] : null;
+      var parts = diff ? diff.parts : [];
       var a = paint(student, data.student);
       var b = paint(reference, data.reference);
-      write(mine, a, parts, "(your search has ended)");
-      write(theirs, b, parts, "(the reference search has ended)");
+      write(mine, a, diff, diff && diff.student, "(your search has ended)");
+      write(theirs, b, diff, diff && diff.reference, "(the reference search has ended)");
       var differs = parts.length > 0;
       var first = index >= 0 && index === data.differs;
       [mine, theirs].forEach(function (cell) {

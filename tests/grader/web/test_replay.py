@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from grader.web.replay import describe, reference_marks, replay_data
+import pytest
+
+from grader.web.replay import SIDES, describe, reference_marks, replay_data
+from reference.exercises import load_catalog
+from reference.hidden import DEVELOPMENT_KEY, LIBRARY_FOLDER, load_library
 from reference.report import Step, TreeCase
 from reference.treefile import parse_compact
+from worker.grading import grade
 
 REFERENCE = [
     {"node": "A", "event": "enter", "alpha": "-inf", "beta": "+inf"},
@@ -100,8 +106,10 @@ def test_a_step_differs_in_its_window_and_the_part_is_named() -> None:
         True,
         None,
     )
-    marked = [piece for piece in data["student"][6]["text"] if piece[0] == "alpha"]
-    assert marked == [["alpha", "alpha = -inf"]]
+    text, spans = data["student"][6]["text"], data["diffs"][6]["student"]
+    assert [text[start:end] for start, end in spans] == ["alpha = -inf"]
+    text, spans = data["reference"][6]["text"], data["diffs"][6]["reference"]
+    assert [text[start:end] for start, end in spans] == ["alpha = 2"]
 
 
 def test_a_value_the_feedback_accepts_is_no_difference() -> None:
@@ -154,4 +162,39 @@ def test_a_depth_limited_reference_is_given_its_depths() -> None:
         ["depth"],
         True,
     )
-    assert "".join(text for _, text in data["reference"][1]["text"]) == "enter B (depth = 1)"
+    assert data["reference"][1]["text"] == "enter B (depth = 1)"
+
+
+# -- every wrong implementation of the library, graded on its exercises ------------------
+
+EXERCISES = Path(__file__).resolve().parents[3] / "exercises"
+CATALOG = load_catalog(EXERCISES)
+LIBRARY = load_library(EXERCISES / LIBRARY_FOLDER)
+
+
+@pytest.mark.parametrize("slug", CATALOG.slugs())
+def test_the_first_different_step_is_at_the_first_divergence(slug: str) -> None:
+    exercise = CATALOG.get(slug)
+    checked = 0
+    for implementation in LIBRARY:
+        if not (implementation.applies_to(exercise) and implementation.is_wrong_for(exercise)):
+            continue
+        report = grade(
+            exercise,
+            implementation.source,
+            implementation.path.name,
+            key=DEVELOPMENT_KEY,
+            exercises_dir=EXERCISES,
+        )
+        for found in report.cases:
+            data = replay_data(found)
+            if data is None or data["decision_style"] or found.first_divergence is None:
+                continue
+            where = f"{implementation.name} on {found.name}"
+            step = data["differs"]
+            assert data["agrees"], f"{where}: step {step} against {data['divergence']}"
+            assert data["why"] is None
+            nodes = {data[side][step]["node"] for side in SIDES if step < len(data[side])}
+            assert data["divergence"] in nodes or data["parts"] == ["node"], where
+            checked += 1
+    assert checked, f"no replay was lined up on {slug}"
