@@ -138,7 +138,9 @@ def replay_data(case: TreeCase) -> dict[str, Any] | None:
     """What the page's script needs to step through a case's replay (None: no replay).
 
     Each step pair is compared by node, event, window and value (:func:`differing_parts`);
-    ``differs`` is the first pair that differs, ``parts`` what differs there, ``agrees``
+    ``differs`` is the first pair that differs, ``parts`` what differs there, ``diffs`` the
+    pairs at the same node and event that differ (by index: the parts and, for each side,
+    where they are in its sentence), ``agrees``
     whether that step is at the node of the first divergence the feedback names (None when
     there is nothing to agree on), and ``why`` a sentence when it is not."""
     replay = case.replay
@@ -157,17 +159,15 @@ def replay_data(case: TreeCase) -> dict[str, Any] | None:
         mine = student[index] if index < len(student) else None
         theirs = reference[index] if index < len(reference) else None
         found = differing_parts(mine, theirs, wrong)
-        if found:
-            # What differs, and where it is in each side's sentence (to be marked there).
+        if found and differs is None:
+            differs, parts = index, found
+        if found and mine is not None and theirs is not None and "node" not in found:
+            # A window or a value: what differs and where it is in each side's sentence,
+            # to be marked there. (The page's script sees for itself where the steps are
+            # at different nodes or events: most steps, once the searches have parted.)
             diffs[index] = {"parts": found}
             for side, step in (("student", mine), ("reference", theirs)):
-                if step is not None:
-                    diffs[index][side] = [
-                        step["spans"][key] for key in found if key in step["spans"]
-                    ]
-    if diffs:
-        differs = min(diffs)
-        parts = diffs[differs]["parts"]
+                diffs[index][side] = [step["spans"][key] for key in found if key in step["spans"]]
     divergence = case.first_divergence
     agrees: bool | None = None
     why = None

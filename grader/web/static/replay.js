@@ -79,6 +79,14 @@
 
     function show() {
       var diff = index >= 0 ? diffs[index] : null;
+      if (!diff && index >= 0) {
+        // Steps at different nodes or events (or one search has ended) are told here;
+        // the server sends only the windows and values that differ.
+        var x = data.student[index], y = data.reference[index];
+        var parted = !x || !y ? ["node", "event"] :
+          ["node", "event"].filter(function (key) { return x[key] !== y[key]; });
+        diff = parted.length ? { parts: parted } : null;
+      }
       var parts = diff ? diff.parts : [];
       var a = paint(student, data.student);
       var b = paint(reference, data.reference);
