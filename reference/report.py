@@ -40,11 +40,15 @@ __all__ = [
     "Divergence",
     "NodeReport",
     "NodeVerdict",
+    "PartScore",
     "Replay",
     "Report",
     "RunVerdict",
+    "ScoreParts",
+    "ShareScore",
     "Step",
     "Text",
+    "TotalParts",
     "TreeCase",
     "Usage",
     "Value",
@@ -161,6 +165,51 @@ class NodeReport(_Model):
     message: Text = ""
 
 
+class PartScore(_Model):
+    """One part of a tree's score: the points it earned of the points it may earn, once
+    scaled (a part that cannot be observed is left out and the others scaled up to the
+    tree's maximum), and the exercise's points for it before scaling (``weight``)."""
+
+    earned: float
+    possible: float
+    weight: int
+
+
+class ScoreParts(_Model):
+    """What makes a tree's score: the root value, the decision (None: not observed, left
+    out) and the node verdicts (``good`` of ``counted`` nodes earned their share). The parts'
+    ``earned`` add up to the tree's score."""
+
+    value: PartScore | None = None
+    decision: PartScore | None = None
+    verdicts: PartScore
+    """The node verdicts' part."""
+    good: int
+    counted: int
+    """Nodes counted (a tree with none counts its node part as earned)."""
+
+
+class ShareScore(_Model):
+    """The public or the hidden trees' share of the total: how many trees, how many
+    passed, their mean score out of the maximum, their weight in the total (a fraction of
+    1) and the points they bring (``weight`` times ``mean``, rounded)."""
+
+    trees: int
+    passed: int
+    mean: float
+    weight: float
+    points: float
+
+
+class TotalParts(_Model):
+    """What makes the total: every tree weighs the same; a public tree counts its own
+    score, a hidden tree all of the maximum if it passed and nothing otherwise. The
+    shares' ``points`` add up to the score."""
+
+    public: ShareScore
+    hidden: ShareScore
+
+
 class TreeCase(_Model):
     """One tree's result. A hidden tree tells only its verdict and, if it failed, one
     reason of a fixed few (``message``); a public one tells everything below."""
@@ -175,6 +224,8 @@ class TreeCase(_Model):
     first_divergence: Divergence | None = None
     score: float | None = None
     max_score: int | None = None
+    score_parts: ScoreParts | None = None
+    """The parts that make ``score`` (a public tree the search ran to its end on)."""
     nodes: Annotated[list[NodeReport] | None, AfterValidator(lambda nodes: nodes or None)] = None
     """Each node's verdict, in the tree's order; None (an empty list is none) when the
     search did not run to its end, the tree is hidden, or every node was cut."""
@@ -211,6 +262,8 @@ class Report(_Model):
     score: float | None
     """None once a run ends in an internal error: not a grade, whatever was judged."""
     max_score: int | None
+    score_parts: TotalParts | None = None
+    """The public and hidden trees' shares that make ``score``."""
     message: Text
     stdout: Text = ""
     usage: Usage | None = None

@@ -14,9 +14,10 @@ from typing import TypedDict
 from reference.algorithms import ALGORITHMS
 from reference.allocation import gc_paused
 from reference.caching import IdentityCache
-from reference.exercises.model import Exercise, Limits
+from reference.exercises.model import Exercise, Limits, Scoring
 from reference.feedback import TreeFeedback, combine, judge
 from reference.feedback import Verdict as NodeVerdict
+from reference.feedback.scoring import ExerciseScore, Part, Share, tree_parts
 from reference.feedback.tree_facts import KEPT_NODES
 from reference.hidden import LIBRARY_FOLDER, load_library, reference_judge, wrong_for
 from reference.hidden.selection import Pool, build_pool, draw_hidden_trees
@@ -26,10 +27,14 @@ from reference.report import (
     Decision,
     Divergence,
     NodeReport,
+    PartScore,
     Replay,
     Report,
     RunVerdict,
+    ScoreParts,
+    ShareScore,
     Step,
+    TotalParts,
     TreeCase,
     Usage,
     ValueCheck,
@@ -316,6 +321,7 @@ def _case_report(
     feedback: TreeFeedback | None,
     replay: Replay | None = None,
     reasons: tuple[str, ...] = HIDDEN_REASONS,
+    scoring: Scoring | None = None,
 ) -> TreeCase:
     verdict = RunVerdict(_run_verdict(record, feedback))
     report = TreeCase(name=case.name, hidden=case.hidden, verdict=verdict)
@@ -350,6 +356,7 @@ def _case_report(
     )
     report.score = feedback.score
     report.max_score = feedback.max_score
+    report.score_parts = score_parts(feedback, scoring)
     report.nodes = [
         NodeReport(
             node=node.node,
@@ -361,6 +368,45 @@ def _case_report(
         for node in feedback.nodes
     ]
     return report
+
+
+def _part(part: Part | None) -> PartScore | None:
+    return (
+        None
+        if part is None
+        else PartScore(earned=part.earned, possible=part.possible, weight=part.weight)
+    )
+
+
+def score_parts(feedback: TreeFeedback, scoring: Scoring | None = None) -> ScoreParts:
+    """What makes a public tree's score (see :func:`reference.feedback.scoring.tree_parts`)."""
+    parts = tree_parts(feedback, scoring)
+    verdicts = _part(parts.nodes)
+    assert verdicts is not None
+    return ScoreParts(
+        value=_part(parts.value),
+        decision=_part(parts.decision),
+        verdicts=verdicts,
+        good=parts.good,
+        counted=parts.counted,
+    )
+
+
+def total_parts(total: ExerciseScore) -> TotalParts | None:
+    """What makes the total: the public and the hidden trees' shares."""
+    if total.public is None or total.hidden is None:
+        return None
+
+    def share(found: Share) -> ShareScore:
+        return ShareScore(
+            trees=found.trees,
+            passed=found.passed,
+            mean=found.mean,
+            weight=found.weight,
+            points=found.points,
+        )
+
+    return TotalParts(public=share(total.public), hidden=share(total.hidden))
 
 
 def _not_run(case: Case, reason: str) -> TreeCase:
@@ -447,7 +493,7 @@ def grade(
         if feedback is None and first_problem is None:
             first_problem = (case, record)
         all_feedback.append(feedback)
-        reports.append(_case_report(case, record, feedback, replay, reasons))
+        reports.append(_case_report(case, record, feedback, replay, reasons, exercise.scoring))
         if not case.hidden and len(stdout) < STDOUT_LIMIT:
             stdout += record.stdout
         if not case.hidden:
@@ -468,6 +514,7 @@ def grade(
         verdict=RunVerdict(verdict),
         score=total.score,
         max_score=total.max_score,
+        score_parts=total_parts(total),
         message=_short(message, MESSAGE_LIMIT),
         stdout=stdout[:STDOUT_LIMIT],
         usage=Usage(cpu_ms=cpu, wall_ms=wall, max_rss_kb=rss),

@@ -43,7 +43,9 @@ from reference.report import (
     NodeReport,
     Replay,
     Report,
+    ScoreParts,
     Text,
+    TotalParts,
     TreeCase,
     Usage,
     Value,
@@ -62,11 +64,13 @@ class _Document(BaseModel):
 
 
 class CaseDetails(_Document):
-    """What a tree's rows do not hold: its replay, and the value and move at its root."""
+    """What a tree's rows do not hold: its replay, the value and move at its root, and the
+    parts of its score."""
 
     replay: Replay | None = None
     value: ValueCheck | None = None
     decision: Decision | None = None
+    score_parts: ScoreParts | None = None
 
 
 class RunDetails(_Document):
@@ -77,6 +81,7 @@ class RunDetails(_Document):
     stdout: Text = ""
     usage: Usage | None = None
     cut: Text | None = None
+    score_parts: TotalParts | None = None
     cases: list[CaseDetails]
 
 
@@ -169,7 +174,12 @@ def _rows(report: Report, node_rows_limit: int) -> list[TreeRows]:
 def details_of(report: Report) -> RunDetails:
     """The part of ``report`` that is kept in its run's ``details`` document."""
     cases = [
-        CaseDetails(replay=case.replay, value=case.value, decision=case.decision)
+        CaseDetails(
+            replay=case.replay,
+            value=case.value,
+            decision=case.decision,
+            score_parts=case.score_parts,
+        )
         for case in report.cases
     ]
     return RunDetails(
@@ -177,6 +187,7 @@ def details_of(report: Report) -> RunDetails:
         stdout=report.stdout,
         usage=report.usage,
         cut=report.cut,
+        score_parts=report.score_parts,
         cases=cases,
     )
 
@@ -237,7 +248,9 @@ def load_report(session: Session, run: GradingRun) -> Report | None:
             "score": run.score,
             "max_score": None if run.max_score is None else int(run.max_score),
             "message": run.message or "",
-            **details.model_dump(include={"stdout", "usage", "cut"}, exclude_none=True),
+            **details.model_dump(
+                include={"stdout", "usage", "cut", "score_parts"}, exclude_none=True
+            ),
             "cases": cases,
         }
     )

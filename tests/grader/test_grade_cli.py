@@ -53,8 +53,8 @@ def test_fail_hard_alphabeta_passes_every_tree() -> None:
     assert {verdicts[name] for name in verdicts if name not in ("C2", "C3")} == {"ok"}
     assert [case["hidden"] for case in report["cases"]].count(True) == 8
     assert set(report) == {
-        "schema_version", "exercise", "verdict", "score", "max_score", "message", "stdout",
-        "usage", "cases",
+        "schema_version", "exercise", "verdict", "score", "max_score", "score_parts", "message",
+        "stdout", "usage", "cases",
     }  # fmt: skip
     assert set(report["usage"]) == {"cpu_ms", "wall_ms", "max_rss_kb"}
 

@@ -38,8 +38,8 @@ NODE_ROWS_LIMIT = 20000
 """Trees with more nodes keep only the rows of nodes that are not ok, pruned or not observed."""
 GOOD = {"ok", "pruned", "not_observed"}
 TEXT_LIMIT = 200
-DETAIL_KEYS = ("replay", "value", "decision")
-RUN_KEYS = ("stdout", "usage", "cut")
+DETAIL_KEYS = ("replay", "value", "decision", "score_parts")
+RUN_KEYS = ("stdout", "usage", "cut", "score_parts")
 
 runs = sa.table(
     "grading_runs",

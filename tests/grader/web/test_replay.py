@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from grader.web.replay import describe, reference_marks, replay_data
+import pytest
+
+from grader.web.replay import SIDES, describe, reference_marks, replay_data
+from reference.exercises import load_catalog
+from reference.hidden import DEVELOPMENT_KEY, LIBRARY_FOLDER, load_library
 from reference.report import Step, TreeCase
 from reference.treefile import parse_compact
+from worker.grading import grade
 
 REFERENCE = [
     {"node": "A", "event": "enter", "alpha": "-inf", "beta": "+inf"},
@@ -24,11 +30,16 @@ REFERENCE = [
 ]
 
 
-def case(**replay: Any) -> TreeCase:
-    """A public tree's case with the replay ``replay`` (None: without one)."""
-    found = {"name": "t", "hidden": False, "verdict": "failed"}
+def case(first_divergence: Any = None, nodes: Any = None, **replay: Any) -> TreeCase:
+    """A public tree's case with the replay ``replay`` (None: without one), its first
+    divergence and its node verdicts."""
+    found: dict[str, Any] = {"name": "t", "hidden": False, "verdict": "failed"}
     if replay:
         found["replay"] = {"student": [], "reference": [], "truncated": False, **replay}
+    if first_divergence:
+        found["first_divergence"] = first_divergence
+    if nodes:
+        found["nodes"] = [{"message": "", **node} for node in nodes]
     return TreeCase.model_validate(found)
 
 
@@ -64,3 +75,126 @@ def test_reference_marks_show_the_cut_branch() -> None:
     assert marks["B2"].cut and marks["B2"].css_class == "pruned"
     assert marks["B2.1"].css_class == "pruned" and not marks["B2.1"].cut
     assert marks["B"].css_class == "visited" and marks["B"].label == "2"
+
+
+ALPHA_NEVER_UPDATED = [
+    *REFERENCE[:5],
+    {"node": "B", "event": "exit", "value": "2"},
+    {"node": "C", "event": "enter", "alpha": "-inf", "beta": "+inf"},
+]
+REFERENCE_ON = [
+    *ALPHA_NEVER_UPDATED[:6],
+    {"node": "C", "event": "enter", "alpha": "2", "beta": "+inf"},
+]
+
+
+def test_a_step_differs_in_its_window_and_the_part_is_named() -> None:
+    divergence = {"node": "C", "message": "C received alpha = -inf"}
+    nodes = [{"node": "C", "verdict": "wrong_bounds"}]
+    data = replay_data(
+        case(
+            student=ALPHA_NEVER_UPDATED,
+            reference=REFERENCE_ON,
+            first_divergence=divergence,
+            nodes=nodes,
+        )
+    )
+    assert data is not None
+    assert (data["differs"], data["parts"], data["agrees"], data["why"]) == (
+        6,
+        ["alpha"],
+        True,
+        None,
+    )
+    text, spans = data["student"][6]["text"], data["diffs"][6]["student"]
+    assert [text[start:end] for start, end in spans] == ["alpha = -inf"]
+    text, spans = data["reference"][6]["text"], data["diffs"][6]["reference"]
+    assert [text[start:end] for start, end in spans] == ["alpha = 2"]
+
+
+def test_a_value_the_feedback_accepts_is_no_difference() -> None:
+    fail_hard = [*REFERENCE[:4], {"node": "B1", "event": "exit", "value": "3"}]
+    accepted = case(
+        student=fail_hard, reference=REFERENCE[:5], nodes=[{"node": "B1", "verdict": "ok"}]
+    )
+    wrong = case(
+        student=fail_hard, reference=REFERENCE[:5], nodes=[{"node": "B1", "verdict": "wrong_value"}]
+    )
+    assert (replay_data(accepted) or {})["differs"] is None
+    assert (replay_data(wrong) or {})["parts"] == ["value"]
+
+
+def test_where_the_searches_part_the_choosing_node_is_the_divergence() -> None:
+    # Right to left: the root's loop enters D where the reference enters B.
+    student = [REFERENCE[0], {"node": "D", "event": "enter"}]
+    found = case(
+        student=student, reference=REFERENCE, first_divergence={"node": "A", "message": "order"}
+    )
+    data = replay_data(found)
+    assert data is not None and (data["differs"], data["agrees"]) == (1, True)
+
+
+def test_a_truncated_replay_says_it_cannot_show_the_divergence() -> None:
+    found = case(
+        student=REFERENCE[:3],
+        reference=REFERENCE[:3],
+        truncated=True,
+        first_divergence={"node": "C", "message": "C received alpha = -inf"},
+    )
+    data = replay_data(found)
+    assert data is not None and data["differs"] is None and data["agrees"] is False
+    assert "cut before your search reached C" in data["why"]
+
+
+def test_a_depth_limited_reference_is_given_its_depths() -> None:
+    student = [
+        {"node": "A", "event": "enter", "depth": 2},
+        {"node": "B", "event": "enter", "depth": 2},
+    ]
+    reference = [{"node": "A", "event": "enter"}, {"node": "B", "event": "enter"}]
+    data = replay_data(
+        case(
+            student=student, reference=reference, first_divergence={"node": "B", "message": "depth"}
+        )
+    )
+    assert data is not None and (data["differs"], data["parts"], data["agrees"]) == (
+        1,
+        ["depth"],
+        True,
+    )
+    assert data["reference"][1]["text"] == "enter B (depth = 1)"
+
+
+# -- every wrong implementation of the library, graded on its exercises ------------------
+
+EXERCISES = Path(__file__).resolve().parents[3] / "exercises"
+CATALOG = load_catalog(EXERCISES)
+LIBRARY = load_library(EXERCISES / LIBRARY_FOLDER)
+
+
+@pytest.mark.parametrize("slug", CATALOG.slugs())
+def test_the_first_different_step_is_at_the_first_divergence(slug: str) -> None:
+    exercise = CATALOG.get(slug)
+    checked = 0
+    for implementation in LIBRARY:
+        if not (implementation.applies_to(exercise) and implementation.is_wrong_for(exercise)):
+            continue
+        report = grade(
+            exercise,
+            implementation.source,
+            implementation.path.name,
+            key=DEVELOPMENT_KEY,
+            exercises_dir=EXERCISES,
+        )
+        for found in report.cases:
+            data = replay_data(found)
+            if data is None or data["decision_style"] or found.first_divergence is None:
+                continue
+            where = f"{implementation.name} on {found.name}"
+            step = data["differs"]
+            assert data["agrees"], f"{where}: step {step} against {data['divergence']}"
+            assert data["why"] is None
+            nodes = {data[side][step]["node"] for side in SIDES if step < len(data[side])}
+            assert data["divergence"] in nodes or data["parts"] == ["node"], where
+            checked += 1
+    assert checked, f"no replay was lined up on {slug}"
