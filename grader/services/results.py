@@ -62,8 +62,12 @@ class _Document(BaseModel):
 
 
 class CaseDetails(_Document):
-    """What a tree's rows do not hold: its replay, and the value and move at its root."""
+    """What a tree's rows do not hold: its replay, the value and move at its root, the line
+    (and column) of its error and the line of its first divergence."""
 
+    line: int | None = None
+    column: int | None = None
+    divergence_line: int | None = None
     replay: Replay | None = None
     value: ValueCheck | None = None
     decision: Decision | None = None
@@ -74,7 +78,10 @@ class RunDetails(_Document):
     shows, and the few the rows have no column for."""
 
     exercise: Text
+    line: int | None = None
+    column: int | None = None
     stdout: Text = ""
+    stdout_dropped: int | None = None
     usage: Usage | None = None
     cut: Text | None = None
     cases: list[CaseDetails]
@@ -169,12 +176,22 @@ def _rows(report: Report, node_rows_limit: int) -> list[TreeRows]:
 def details_of(report: Report) -> RunDetails:
     """The part of ``report`` that is kept in its run's ``details`` document."""
     cases = [
-        CaseDetails(replay=case.replay, value=case.value, decision=case.decision)
+        CaseDetails(
+            line=case.line,
+            column=case.column,
+            divergence_line=None if case.first_divergence is None else case.first_divergence.line,
+            replay=case.replay,
+            value=case.value,
+            decision=case.decision,
+        )
         for case in report.cases
     ]
     return RunDetails(
         exercise=report.exercise,
+        line=report.line,
+        column=report.column,
         stdout=report.stdout,
+        stdout_dropped=report.stdout_dropped,
         usage=report.usage,
         cut=report.cut,
         cases=cases,
@@ -237,7 +254,10 @@ def load_report(session: Session, run: GradingRun) -> Report | None:
             "score": run.score,
             "max_score": None if run.max_score is None else int(run.max_score),
             "message": run.message or "",
-            **details.model_dump(include={"stdout", "usage", "cut"}, exclude_none=True),
+            **details.model_dump(
+                include={"line", "column", "stdout", "stdout_dropped", "usage", "cut"},
+                exclude_none=True,
+            ),
             "cases": cases,
         }
     )
@@ -275,10 +295,12 @@ def _case(tree: TreeResult, extra: CaseDetails, nodes: list[NodeReport]) -> Tree
     case: dict[str, Any] = {"name": tree.name, "hidden": tree.hidden, "verdict": tree.verdict}
     if tree.message:
         case["message"] = tree.message
-    case.update(extra.model_dump(exclude_none=True))
+    case.update(extra.model_dump(exclude={"divergence_line"}, exclude_none=True))
     if tree.divergence_node is not None:
         case["first_divergence"] = Divergence(
-            node=tree.divergence_node, message=tree.divergence_message or ""
+            node=tree.divergence_node,
+            message=tree.divergence_message or "",
+            line=extra.divergence_line,
         )
     if tree.score is not None:
         case["score"] = tree.score
