@@ -186,11 +186,8 @@ def test_a_pasted_search_without_pruning_is_told_where_it_went_wrong(
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert "verdict-extra" in classes_of(page, "C2")[0]
     assert "verdict-extra" in classes_of(page, "C3")[0]
-    assert (
     heading = 'Where your search first differs, at <a class="node-link" href="#node-fig5.2-C">C</a>'
     assert heading in page
-        in page
-    )
     assert "so C could return at once; your search went on to C2." in page
     data = re.search(r'<script type="application/json" class="replay-data">(.*?)</script>', page)
     assert data is not None
