@@ -5,7 +5,9 @@ line of the student's file it was made from, so that the first divergence can po
 (``EntrySpec.call_lines``). This grades the same submissions with and without it, in
 alternation, through the real sandbox (``worker.grading.grade``: public and hidden trees,
 judging, the report), and prints each one's median, the medians' ratio, and the same for a
-single sandboxed run of the largest public tree, where the calls are most of the work.
+run of a correct minimax on a uniform tree of 5,461 nodes, where the calls are most of the
+work: sandboxed (its wall time and the child's CPU time, where the recording is done) and
+in process (the harness alone, no round trips: the recording's cost least diluted).
 
     .venv/bin/python bench/callsite_cost.py [--rounds 7]
 """
@@ -27,7 +29,7 @@ from reference.exercises.model import Limits  # noqa: E402
 from reference.hidden import DEVELOPMENT_KEY  # noqa: E402
 from reference.treefile import parse_compact  # noqa: E402
 from worker.grading import grade  # noqa: E402
-from worker.harness.local import entry_spec  # noqa: E402
+from worker.harness.local import entry_spec, run_local  # noqa: E402
 from worker.sandbox import run_sandboxed  # noqa: E402
 
 EXERCISES = ROOT / "exercises"
@@ -72,7 +74,20 @@ def _grading_ms(slug: str, path: str, call_lines: bool) -> float:
 LARGE_TREE = parse_compact(_uniform(LARGE_DEPTH))
 
 
-def _large_run_ms(call_lines: bool) -> tuple[float, int]:
+def _local_cpu_ms(call_lines: bool) -> float:
+    """CPU time of one in-process run of the harness on the large tree (no sandbox: the
+    wrapper's own cost, less diluted by the round trips)."""
+    tree = LARGE_TREE
+    spec = dataclasses.replace(
+        entry_spec("minimax", ("max_value", "min_value"), tree), call_lines=call_lines
+    )
+    source = (LIBRARY / "minimax" / "correct_plain.py").read_text(encoding="utf-8")
+    began = time.process_time()
+    run_local(tree, source, spec)
+    return (time.process_time() - began) * 1000
+
+
+def _large_run_ms(call_lines: bool) -> tuple[float, int, float]:
     tree = LARGE_TREE
     spec = dataclasses.replace(
         entry_spec("minimax", ("max_value", "min_value"), tree), call_lines=call_lines
@@ -82,7 +97,7 @@ def _large_run_ms(call_lines: bool) -> tuple[float, int]:
     record = run_sandboxed(tree, source, "submission.py", spec, Limits())
     elapsed = (time.perf_counter() - began) * 1000
     assert str(record.outcome.verdict) == "completed", record.outcome
-    return elapsed, len(tree)
+    return elapsed, len(tree), record.usage.cpu_ms
 
 
 def main() -> None:
@@ -93,6 +108,7 @@ def main() -> None:
     for slug, path in GRADINGS:
         _grading_ms(slug, path, True)
     _large_run_ms(True)
+    _local_cpu_ms(True)
     print(f"medians of {rounds} rounds, with and without the calling lines, in alternation")
     print(f"{'grading':62} {'with ms':>9} {'without':>9} {'ratio':>6}")
     for slug, path in GRADINGS:
@@ -103,14 +119,22 @@ def main() -> None:
         with_, without = statistics.median(times[True]), statistics.median(times[False])
         print(f"{slug + ' ' + path:62} {with_:9.1f} {without:9.1f} {with_ / without:6.3f}")
     times = {True: [], False: []}
+    child: dict[bool, list[float]] = {True: [], False: []}
+    local: dict[bool, list[float]] = {True: [], False: []}
     nodes = 0
-    for round_ in range(rounds):
+    for round_ in range(3 * rounds):
         for lines in (True, False) if round_ % 2 == 0 else (False, True):
-            elapsed, nodes = _large_run_ms(lines)
+            elapsed, nodes, cpu = _large_run_ms(lines)
             times[lines].append(elapsed)
-    with_, without = statistics.median(times[True]), statistics.median(times[False])
-    label = f"one sandboxed minimax run, uniform tree of {nodes:,} nodes"
-    print(f"{label:62} {with_:9.1f} {without:9.1f} {with_ / without:6.3f}")
+            child[lines].append(cpu)
+            local[lines].append(_local_cpu_ms(lines))
+    for label, found in (
+        (f"one sandboxed minimax run, {nodes:,} nodes: wall", times),
+        (f"one sandboxed minimax run, {nodes:,} nodes: child's CPU", child),
+        (f"one in-process minimax run, {nodes:,} nodes: CPU", local),
+    ):
+        with_, without = statistics.median(found[True]), statistics.median(found[False])
+        print(f"{label:62} {with_:9.1f} {without:9.1f} {with_ / without:6.3f}")
 
 
 if __name__ == "__main__":
