@@ -9,6 +9,7 @@ an error or a divergence names are marked with a class, a sign and words, not co
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -83,9 +84,19 @@ def _lines(source: str) -> Iterable[list[tuple[str | None, str]]]:
     yield line
 
 
+LISTINGS_KEPT = 16
+"""Listings kept rendered, the most recently shown (a page polled or reloaded while it is
+graded shows the same one; a file at the upload limit takes the lexer most of a second)."""
+
+
 def render_source(source: str, marks: Mapping[int, Mark] | None = None) -> Markup:
     """``source`` as an ordered listing of highlighted lines, ``marks`` marked by number."""
-    marks = marks or {}
+    return _listing(source, tuple(sorted((marks or {}).items())))
+
+
+@functools.lru_cache(maxsize=LISTINGS_KEPT)
+def _listing(source: str, marked: tuple[tuple[int, Mark], ...]) -> Markup:
+    marks = dict(marked)
     cut = len(source) > SOURCE_SHOWN
     shown = source[:SOURCE_SHOWN] if cut else source
     if shown.endswith("\n"):
