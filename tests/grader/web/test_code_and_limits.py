@@ -17,6 +17,7 @@ from tests.grader.conftest import UserFactory, login
 from tests.grader.web.test_student_pages import exercise_id, paste
 from worker.harness.host import default_request_cap
 from worker.harness.local import entry_spec
+from worker.sandbox.bounds import NoteBounds
 
 LIBRARY = Path(__file__).resolve().parents[3] / "exercises" / "implementations"
 WRONG = (LIBRARY / "alphabeta" / "wrong_alpha_never_updated.py").read_text(encoding="utf-8")
@@ -112,6 +113,7 @@ def test_the_exercise_page_lists_every_limit(
     assert f"the first {STDOUT_KEPT // 1024} KiB" in text
     assert f"more than {OUTPUT_CAP // 1024 // 1024} MiB on one tree ends that tree" in text
     assert "Game calls 40 per node of the tree, plus 1,000" in text
+    assert "Calls of your search functions 4 per node of the tree, plus 10,500" in text
     assert "at least 10,000 nested calls" in text
     assert "File size" in text
 
@@ -123,4 +125,8 @@ def test_the_listed_call_and_recursion_limits_are_the_harness_own() -> None:
         tree = parse_compact("MAX[" + " ".join(["1"] * (size - 1)) + "]" if size > 1 else "1")
         assert len(tree) == size
         assert default_request_cap(tree) == 40 * size + 1000
-        assert entry_spec("minimax", ("max_value", "min_value"), tree).recursion_limit >= 10_000
+        spec = entry_spec("minimax", ("max_value", "min_value"), tree)
+        assert spec.recursion_limit == 10_000
+        # Each call of a search function is noted twice: its call and its return.
+        notes = NoteBounds.for_tree(size, spec.recursion_limit).per_tree
+        assert notes == 2 * (4 * size + 10_500)
