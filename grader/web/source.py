@@ -98,11 +98,11 @@ def render_source(source: str, marks: Mapping[int, Mark] | None = None) -> Marku
 def _listing(source: str, marked: tuple[tuple[int, Mark], ...]) -> Markup:
     marks = dict(marked)
     cut = len(source) > SOURCE_SHOWN
-    shown = source[:SOURCE_SHOWN] if cut else source
+    shown = _newlines(source[:SOURCE_SHOWN] if cut else source)
     if shown.endswith("\n"):
         shown = shown[:-1]
     rows = []
-    for number, pieces in enumerate(_lines(shown.replace("\r\n", "\n")), start=1):
+    for number, pieces in enumerate(_lines(shown), start=1):
         code = "".join(
             str(escape(text)) if name is None else f'<span class="{name}">{escape(text)}</span>'
             for name, text in pieces
@@ -128,9 +128,14 @@ NOTE_LIMIT = 160
 """Characters of a message kept in a line's note."""
 
 
+def _newlines(source: str) -> str:
+    """``source`` with its lines ended as Python counts them (``\r\n`` and ``\r`` too)."""
+    return source.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def line_count(source: str) -> int:
     """How many lines the listing of ``source`` has."""
-    shown = source[:SOURCE_SHOWN].replace("\r\n", "\n")
+    shown = _newlines(source[:SOURCE_SHOWN])
     return shown.count("\n") + (0 if shown.endswith("\n") else 1)
 
 

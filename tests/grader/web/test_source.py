@@ -60,6 +60,13 @@ def test_every_line_is_an_anchor_holding_its_text_escaped() -> None:
     assert line_count(SOURCE) == len(expected) == 6
 
 
+def test_lines_end_as_python_counts_them() -> None:
+    source = "a = 1\r\nb = 2\rc = 3\n"
+    html = str(render_source(source))
+    assert 'id="line-3"><span class="ln" aria-hidden="true">3</span><span class="lc">c' in html
+    assert 'id="line-4"' not in html and line_count(source) == 3
+
+
 def test_python_is_highlighted_by_token_kind() -> None:
     html = str(render_source(SOURCE))
     assert '<span class="k">import</span>' in html
