@@ -35,13 +35,16 @@ class Visit:
 
 @dataclass(slots=True)
 class Call:
-    """An entry function was called on ``node`` with these bounds / depth (None if absent)."""
+    """An entry function was called on ``node`` with these bounds / depth (None if absent),
+    from ``line`` of the student's file (None: from elsewhere, such as the harness's call of
+    the root, or not recorded)."""
 
     node: str
     function: str
     alpha: Number | None = None
     beta: Number | None = None
     depth: int | None = None
+    line: int | None = None
 
 
 class ValueProblem(StrEnum):
@@ -68,9 +71,17 @@ class Return:
     value: Number | None
     problem: ValueProblem | None = None
     shown: str = ""
+    line: int | None = None
+    """The line of the student's file the call that returned was made from, which
+    received the value (None as for :attr:`Call.line`)."""
 
 
 ObservedEvent = Visit | Call | Return
+
+
+def event_line(event: ObservedEvent) -> int | None:
+    """The line of the student's file an event was made from, where it was recorded."""
+    return None if isinstance(event, Visit) else event.line
 
 
 @dataclass(slots=True)

@@ -31,11 +31,14 @@ from reference.feedback.verdicts import Verdict as NodeVerdict
 from reference.safe_json import safe_text
 
 __all__ = [
+    "MIB",
     "NODES_CUT",
+    "OUTPUT_CAP",
     "REPLAY_CUT",
     "REPORT_LIMIT",
     "SCHEMA_PATH",
     "SCHEMA_VERSION",
+    "STDOUT_KEPT",
     "Decision",
     "Divergence",
     "NodeReport",
@@ -64,6 +67,13 @@ SCHEMA_PATH = f"/api/v1/schemas/report-v{SCHEMA_VERSION}.json"
 """Where the service publishes the report's JSON Schema."""
 REPORT_LIMIT = 1024 * 1024
 """The most a report may hold, as JSON; larger ones are cut down (see :func:`fit`)."""
+MIB: Final = 1024 * 1024
+STDOUT_KEPT: Final = 8 * 1024
+"""Bytes of the public trees' printed output a report keeps; the rest is counted in
+``Report.stdout_dropped`` and does not change the verdict."""
+OUTPUT_CAP: Final = 8 * MIB
+"""Bytes the student's code may print on one tree: past it, the tree ends as
+``output_limit`` (a flood far beyond debugging, which would only cost the grader)."""
 REPLAY_CUT = 200
 """Steps a replay keeps when the report is over ``REPORT_LIMIT``."""
 NODES_CUT = 2000
@@ -153,6 +163,9 @@ class Divergence(_Model):
 
     node: Text
     message: Text
+    line: int | None = None
+    """The line of the student's file from which the call or return that diverged was made,
+    where the harness saw it."""
 
 
 class NodeReport(_Model):
@@ -218,6 +231,9 @@ class TreeCase(_Model):
     hidden: bool
     verdict: RunVerdict
     message: Message = None
+    line: int | None = None
+    """The line of the student's file a compile or runtime error on this tree names."""
+    column: int | None = None
     replay: Replay | None = None
     value: ValueCheck | None = None
     decision: Decision | None = None
@@ -265,7 +281,12 @@ class Report(_Model):
     score_parts: TotalParts | None = None
     """The public and hidden trees' shares that make ``score``."""
     message: Text
+    line: int | None = None
+    """The line of the student's file the run's compile or runtime error names."""
+    column: int | None = None
     stdout: Text = ""
+    stdout_dropped: int | None = None
+    """Bytes of the public trees' printed output not kept in ``stdout`` (the run went on)."""
     usage: Usage | None = None
     cases: list[TreeCase]
     cut: Text | None = None
@@ -323,7 +344,9 @@ def fit(model: Report, limit: int = REPORT_LIMIT) -> Report:
                 case["nodes_omitted"] = dict(omitted)
                 cut.append("node lists to the nodes that are wrong")
     if _size(report) > limit:
+        dropped = len(report.get("stdout", "").encode()) + (report.get("stdout_dropped") or 0)
         report["stdout"] = ""
+        report["stdout_dropped"] = dropped or None
         cut.append("printed output")
     if _size(report) > limit:
         for case in report["cases"]:

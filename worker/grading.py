@@ -7,7 +7,7 @@ sends it to an LMS.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypedDict
 
@@ -21,9 +21,10 @@ from reference.feedback.scoring import ExerciseScore, Part, Share, tree_parts
 from reference.feedback.tree_facts import KEPT_NODES
 from reference.hidden import LIBRARY_FOLDER, load_library, reference_judge, wrong_for
 from reference.hidden.selection import Pool, build_pool, draw_hidden_trees
-from reference.observed import Call, Observed, Visit
+from reference.observed import Call, Observed, Visit, event_line
 from reference.observed import Return as ObservedReturn
 from reference.report import (
+    STDOUT_KEPT,
     Decision,
     Divergence,
     NodeReport,
@@ -54,8 +55,9 @@ from worker.sandbox import (
     run_sandboxed_trees,
 )
 
-STDOUT_LIMIT = 8 * 1024
-"""Printed output kept in a report, over all trees."""
+STDOUT_LIMIT = STDOUT_KEPT
+"""Printed output kept in a report, over the public trees (the rest is counted in the
+report's ``stdout_dropped`` and changes nothing else)."""
 REPLAY_LIMIT = 2000
 """Steps of each search kept in a public tree's replay."""
 VALUE_TEXT_LIMIT = 40
@@ -335,6 +337,8 @@ def _case_report(
             report.message = verdict_word(verdict)
         return report
     report.message = _short(record.outcome.message, MESSAGE_LIMIT)
+    report.line = record.outcome.line
+    report.column = record.outcome.column
     if replay is not None:
         report.replay = replay
     if feedback is None:
@@ -352,7 +356,11 @@ def _case_report(
     report.first_divergence = (
         None
         if divergence is None
-        else Divergence(node=divergence.node, message=_short(divergence.message, MESSAGE_LIMIT))
+        else Divergence(
+            node=divergence.node,
+            message=_short(divergence.message, MESSAGE_LIMIT),
+            line=_divergence_line(record.observed, divergence.node, divergence.event),
+        )
     )
     report.score = feedback.score
     report.max_score = feedback.max_score
@@ -409,6 +417,32 @@ def total_parts(total: ExerciseScore) -> TotalParts | None:
     return TotalParts(public=share(total.public), hidden=share(total.hidden))
 
 
+LINE_LOOKBACK = 1000
+"""Events read back from a divergence for the call of its node it happened in."""
+
+
+def _divergence_line(observed: Observed, node: str, event: int | None) -> int | None:
+    """The line of the student's file from which the call of the search function that the
+    divergence at ``node`` showed in was made: the event's own (a call or a return of an
+    entry function), or, for a game call about ``node`` (its first visit, where a window
+    that differs is judged), the line of the call on ``node`` it was made inside. None
+    where the harness does not know it (a leaf scored in its parent's loop)."""
+    events = observed.events
+    if event is None or not 0 <= event < len(events):
+        return None
+    found = events[event]
+    if found.node != node:
+        return None
+    if not isinstance(found, Visit):
+        return event_line(found)
+    for earlier in reversed(events[max(0, event - LINE_LOOKBACK) : event]):
+        if earlier.node != node or isinstance(earlier, Visit):
+            continue
+        # The latest call or return on the node: inside a call when it is a call.
+        return earlier.line if isinstance(earlier, Call) else None
+    return None
+
+
 def _not_run(case: Case, reason: str) -> TreeCase:
     report = TreeCase(
         name=case.name, hidden=case.hidden, verdict=RunVerdict.NOT_RUN, message=f"not run: {reason}"
@@ -445,6 +479,7 @@ def grade(
     options: SandboxOptions | None = None,
     draw: str = "",
     public_only: bool = False,
+    call_lines: bool = True,
 ) -> Report:
     """The full report of ``source`` on every tree of ``exercise`` (with ``public_only``, on
     its public trees alone: a student's check of a draft, which never runs a hidden tree).
@@ -454,14 +489,21 @@ def grade(
     here, on the trusted side, before any child runs; every tree of the exercise is in the
     report, those not run as ``not_run``. The report is valid JSON whatever the student's
     code did (see :mod:`reference.report`), and holds at most
-    ``reference.report.REPORT_LIMIT`` bytes."""
+    ``reference.report.REPORT_LIMIT`` bytes. ``call_lines``: record the line each call of
+    the student's search functions was made from (the first divergence's line)."""
     found = cases(exercise, key, exercises_dir, draw, public_only=public_only)
     reasons = hidden_reasons(exercise)
     runs = [
         (
             case.tree,
-            entry_spec(
-                exercise.algorithm, exercise.entry_points, case.tree, exercise.options.depth_limit
+            replace(
+                entry_spec(
+                    exercise.algorithm,
+                    exercise.entry_points,
+                    case.tree,
+                    exercise.options.depth_limit,
+                ),
+                call_lines=call_lines,
             ),
         )
         for case in found
@@ -477,6 +519,7 @@ def grade(
     all_feedback: list[TreeFeedback | None] = []
     reports = []
     stdout = ""
+    printed = 0
     cpu = wall = rss = 0
     first_problem: tuple[Case, RunRecord] | None = None
     for case, record in zip(found, records, strict=False):
@@ -497,6 +540,7 @@ def grade(
         if not case.hidden and len(stdout) < STDOUT_LIMIT:
             stdout += record.stdout
         if not case.hidden:
+            printed += max(record.stdout_total, len(record.stdout.encode()))
             # What a hidden tree's run cost is the student's code to choose (sleep or
             # allocate in proportion to a value it read): only public trees are counted.
             cpu += record.usage.cpu_ms
@@ -509,6 +553,9 @@ def grade(
         all_feedback += [None] * len(unrun)
     total = combine(all_feedback, exercise.scoring, whole=[case.hidden for case in found])
     verdict, message = _overall(reports, first_problem, compile_error, unrun)
+    where = _where(first_problem, compile_error)
+    kept = stdout[:STDOUT_LIMIT]
+    dropped = printed - len(kept.encode())
     report = Report(
         exercise=exercise.slug,
         verdict=RunVerdict(verdict),
@@ -516,7 +563,10 @@ def grade(
         max_score=total.max_score,
         score_parts=total_parts(total),
         message=_short(message, MESSAGE_LIMIT),
-        stdout=stdout[:STDOUT_LIMIT],
+        line=where.line,
+        column=where.column,
+        stdout=kept,
+        stdout_dropped=dropped if dropped > 0 else None,
         usage=Usage(cpu_ms=cpu, wall_ms=wall, max_rss_kb=rss),
         cases=reports,
     )
@@ -552,6 +602,19 @@ def _overall(
         "failed",
         f"{len(failed)} of {len(reports)} trees differ from the reference: " + ", ".join(failed),
     )
+
+
+def _where(
+    problem: tuple[Case, RunRecord] | None, compile_error: SandboxOutcome | None
+) -> SandboxOutcome:
+    """The outcome whose line and column the report's own names: the compile error, or
+    the first tree's problem when that tree is public (a hidden tree's line is the student's
+    code's to choose)."""
+    if compile_error is not None:
+        return compile_error
+    if problem is not None and not problem[0].hidden:
+        return problem[1].outcome
+    return SandboxOutcome(SandboxVerdict.COMPLETED)
 
 
 def _positioned(outcome: SandboxOutcome) -> str:

@@ -63,10 +63,17 @@ class _Document(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class CaseDetails(_Document):
-    """What a tree's rows do not hold: its replay, the value and move at its root, and the
-    parts of its score."""
+RUN_EXTRAS = {"line", "column", "stdout", "stdout_dropped", "usage", "cut", "score_parts"}
+"""The report's own fields that its details document keeps."""
 
+
+class CaseDetails(_Document):
+    """What a tree's rows do not hold: its replay, the value and move at its root, the parts
+    of its score, the line (and column) of its error and the line of its first divergence."""
+
+    line: int | None = None
+    column: int | None = None
+    divergence_line: int | None = None
     replay: Replay | None = None
     value: ValueCheck | None = None
     decision: Decision | None = None
@@ -78,7 +85,10 @@ class RunDetails(_Document):
     shows, and the few the rows have no column for."""
 
     exercise: Text
+    line: int | None = None
+    column: int | None = None
     stdout: Text = ""
+    stdout_dropped: int | None = None
     usage: Usage | None = None
     cut: Text | None = None
     score_parts: TotalParts | None = None
@@ -175,6 +185,9 @@ def details_of(report: Report) -> RunDetails:
     """The part of ``report`` that is kept in its run's ``details`` document."""
     cases = [
         CaseDetails(
+            line=case.line,
+            column=case.column,
+            divergence_line=None if case.first_divergence is None else case.first_divergence.line,
             replay=case.replay,
             value=case.value,
             decision=case.decision,
@@ -184,7 +197,10 @@ def details_of(report: Report) -> RunDetails:
     ]
     return RunDetails(
         exercise=report.exercise,
+        line=report.line,
+        column=report.column,
         stdout=report.stdout,
+        stdout_dropped=report.stdout_dropped,
         usage=report.usage,
         cut=report.cut,
         score_parts=report.score_parts,
@@ -249,7 +265,16 @@ def load_report(session: Session, run: GradingRun) -> Report | None:
             "max_score": None if run.max_score is None else int(run.max_score),
             "message": run.message or "",
             **details.model_dump(
-                include={"stdout", "usage", "cut", "score_parts"}, exclude_none=True
+                include={
+                    "line",
+                    "column",
+                    "stdout",
+                    "stdout_dropped",
+                    "usage",
+                    "cut",
+                    "score_parts",
+                },
+                exclude_none=True,
             ),
             "cases": cases,
         }
@@ -288,10 +313,12 @@ def _case(tree: TreeResult, extra: CaseDetails, nodes: list[NodeReport]) -> Tree
     case: dict[str, Any] = {"name": tree.name, "hidden": tree.hidden, "verdict": tree.verdict}
     if tree.message:
         case["message"] = tree.message
-    case.update(extra.model_dump(exclude_none=True))
+    case.update(extra.model_dump(exclude={"divergence_line"}, exclude_none=True))
     if tree.divergence_node is not None:
         case["first_divergence"] = Divergence(
-            node=tree.divergence_node, message=tree.divergence_message or ""
+            node=tree.divergence_node,
+            message=tree.divergence_message or "",
+            line=extra.divergence_line,
         )
     if tree.score is not None:
         case["score"] = tree.score

@@ -43,11 +43,13 @@ from grader.services.submissions import (
 )
 from grader.web.context import db_session, queue, settings
 from grader.web.feedback import TreeView, tree_views
+from grader.web.source import render_source, report_marks
 from grader.web.treesvg import tree_svg
 from reference.algorithms import ALGORITHMS
 from reference.caching import IdentityCache
 from reference.exercises.model import Exercise as ExerciseModel
 from reference.feedback import verdict_legend
+from reference.report import OUTPUT_CAP, STDOUT_KEPT
 from reference.starter import entry_parameters, starter_source
 from reference.values import format_value
 from reference.verdict_words import verdict_word
@@ -340,6 +342,10 @@ def _exercise_page(
         conventions=fixed.conventions,
         interface=GAME_INTERFACE,
         trees=fixed.trees,
+        limits=model.limits,
+        output_kept=STDOUT_KEPT,
+        output_cap=OUTPUT_CAP,
+        upload_limit=settings().upload_limit_bytes,
         form=form or SubmitForm(),
         refusal=refusal,
         refused_check=refused_kind == SubmissionKind.CHECK,
@@ -481,13 +487,17 @@ def submission(submission_id: int) -> str:
         version = db_session().get(ExerciseVersion, run.exercise_version_id)
         model = None if version is None else load_version(settings(), exercise_.slug, version)
         views = tree_views(report, model)
+    finished = run is not None and run.state in FINISHED
+    marks = report_marks(report if finished else None, found.source)
     return render_template(
         "student/submission.html",
         submission=found,
+        source_listing=render_source(found.source, marks),
+        source_marks=marks,
         exercise=exercise_,
         run=run,
         status=_status(found),
-        finished=run is not None and run.state in FINISHED,
+        finished=finished,
         views=views,
         report=report,
         verdicts=verdict_words(model),

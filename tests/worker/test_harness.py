@@ -63,7 +63,10 @@ def test_alphabeta_visits_and_calls_are_recorded(fig52: Tree) -> None:
     assert events[1] == Visit("A", "terminal_test")
     c_call = next(e for e in events if isinstance(e, Call) and e.node == "C")
     assert (c_call.alpha, c_call.beta) == (3, float("inf"))
-    assert Return("C", "min_value", 2, None, "2") in events
+    # Called, and given its value back, from max_value's loop.
+    lines = [text.strip() for text in ALPHABETA.splitlines()]
+    line = lines.index("v = max(v, min_value(game, game.result(state, a), alpha, beta))") + 1
+    assert Return("C", "min_value", 2, None, "2", line) in events
 
 
 def test_result_alone_does_not_visit_a_child(fig52: Tree) -> None:

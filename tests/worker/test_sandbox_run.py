@@ -13,6 +13,11 @@ from worker.sandbox import SandboxVerdict
 from worker.sandbox.run import _pinned, current_cpu
 
 
+def called_from(text: str) -> int:
+    """The line of the test's alpha-beta source that holds ``text``."""
+    return next(n for n, line in enumerate(ALPHABETA.splitlines(), 1) if text in line)
+
+
 def test_a_correct_alphabeta_completes_and_records_what_it_asked() -> None:
     record = run(ALPHABETA)
     assert record.outcome.verdict is SandboxVerdict.COMPLETED
@@ -23,7 +28,8 @@ def test_a_correct_alphabeta_completes_and_records_what_it_asked() -> None:
     events = record.observed.events
     assert events[0] == Call("A", "max_value", float("-inf"), float("inf"))
     assert events[1] == Visit("A", "terminal_test")
-    assert Return("C", "min_value", 2, None, "2") in events
+    # Called, and given its value back, from max_value's loop (the line the harness sent).
+    assert Return("C", "min_value", 2, None, "2", called_from("v = max(v, min_value(")) in events
 
 
 def test_the_sandbox_records_exactly_what_the_in_process_harness_records() -> None:
@@ -118,7 +124,10 @@ def test_a_refused_game_request_is_the_students_runtime_error() -> None:
 def test_nan_and_rigged_numbers_are_reported_not_trusted() -> None:
     nan = run(ALPHABETA.replace('return game.utility(state, "MAX")', "return float('nan')"))
     assert nan.outcome.verdict is SandboxVerdict.COMPLETED
-    assert Return("B1", "max_value", None, ValueProblem.NOT_FINITE, "nan") in nan.observed.events
+    line = called_from("v = min(v, max_value(")
+    assert (
+        Return("B1", "max_value", None, ValueProblem.NOT_FINITE, "nan", line) in nan.observed.events
+    )
     rigged = run(
         """
         class Three(int):

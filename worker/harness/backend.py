@@ -29,10 +29,14 @@ class Backend(Protocol):
         alpha: Described | None,
         beta: Described | None,
         depth: Described | None,
+        line: int | None = None,
     ) -> None:
-        """An entry function was called on ``token`` with these bounds / depth (None: absent)."""
+        """An entry function was called on ``token`` with these bounds / depth (None:
+        absent), from ``line`` of the student's file (None: not from it, or not recorded)."""
         ...
 
-    def note_return(self, function: str, token: str | None, value: Described) -> None:
-        """The entry function called on ``token`` returned ``value``."""
+    def note_return(
+        self, function: str, token: str | None, value: Described, line: int | None = None
+    ) -> None:
+        """The entry function called on ``token`` (from ``line``) returned ``value``."""
         ...

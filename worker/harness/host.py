@@ -216,18 +216,21 @@ class TreeHost:
         alpha: Described | None,
         beta: Described | None,
         depth: Described | None,
+        line: int | None = None,
     ) -> None:
         """Record an entry-function call on a state of ours (calls on anything else are
         the student's own business and are not recorded)."""
         name = None if token is None else self._names.get(token)
         if name is not None:
-            self.observed.events.append(call_event(name, function, alpha, beta, depth))
+            self.observed.events.append(call_event(name, function, alpha, beta, depth, line))
 
-    def note_return(self, function: str, token: str | None, value: Described) -> None:
+    def note_return(
+        self, function: str, token: str | None, value: Described, line: int | None = None
+    ) -> None:
         """Record what an entry function returned for a state of ours."""
         name = None if token is None else self._names.get(token)
         if name is not None:
-            self.observed.events.append(return_event(name, function, value))
+            self.observed.events.append(return_event(name, function, value, line))
 
 
 def call_event(
@@ -236,15 +239,18 @@ def call_event(
     alpha: Described | None,
     beta: Described | None,
     depth: Described | None,
+    line: int | None = None,
 ) -> Call:
-    """The record of an entry function called on node ``name`` with these bounds / depth."""
-    return Call(name, function, _number(alpha), _number(beta), _depth(depth))
+    """The record of an entry function called on node ``name`` with these bounds / depth,
+    from ``line`` of the student's file."""
+    return Call(name, function, _number(alpha), _number(beta), _depth(depth), line)
 
 
-def return_event(name: str, function: str, value: Described) -> Return:
-    """The record of an entry function called on node ``name`` returning ``value``."""
+def return_event(name: str, function: str, value: Described, line: int | None = None) -> Return:
+    """The record of an entry function called on node ``name`` (from ``line``) returning
+    ``value``."""
     number, problem, shown = value
-    return Return(name, function, number, problem, shown)
+    return Return(name, function, number, problem, shown, line)
 
 
 def _number(value: Described | None) -> Number | None:

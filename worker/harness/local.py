@@ -41,11 +41,14 @@ class LocalBackend:
         alpha: Described | None,
         beta: Described | None,
         depth: Described | None,
+        line: int | None = None,
     ) -> None:
-        self.host.note_call(function, token, alpha, beta, depth)
+        self.host.note_call(function, token, alpha, beta, depth, line)
 
-    def note_return(self, function: str, token: str | None, value: Described) -> None:
-        self.host.note_return(function, token, value)
+    def note_return(
+        self, function: str, token: str | None, value: Described, line: int | None = None
+    ) -> None:
+        self.host.note_return(function, token, value, line)
 
 
 def entry_spec(

@@ -33,6 +33,9 @@ class EntrySpec:
     """"MAX", "MIN" or "CHANCE": which entry point searches the root."""
     depth_limit: int | None = None
     recursion_limit: int = 10_000
+    call_lines: bool = True
+    """Record the line of the student's file each entry-function call is made from (for
+    the first divergence's link to the code; ``bench/callsite_cost.py`` measures it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,22 +151,44 @@ def _defined_functions(module: types.ModuleType) -> tuple[str, ...]:
     )
 
 
+CALLER_FRAMES = 4
+"""Frames above an entry function's wrapper searched for the student's file: a call made
+through a decorator or a helper of the standard library still finds its line."""
+
+
+def caller_line(filename: str) -> int | None:
+    """The line of ``filename`` (the student's file) from which the entry function whose
+    wrapper calls this was called: the first of the frames above the wrapper that runs that
+    file's code; None when there is none (the harness's call of the root)."""
+    frame = sys._getframe(2)
+    for _ in range(CALLER_FRAMES):
+        if frame.f_code.co_filename == filename:
+            return frame.f_lineno
+        back = frame.f_back
+        if back is None:
+            return None
+        frame = back
+    return None
+
+
 def _wrap(
-    function: Callable[..., Any], name: str, spec: EntrySpec, backend: Backend
+    function: Callable[..., Any], name: str, spec: EntrySpec, backend: Backend, filename: str
 ) -> Callable[..., Any]:
     windowed = ALGORITHMS[spec.algorithm].windowed
     depth_limited = spec.depth_limit is not None
     # The depth follows the window: (game, state, alpha, beta, depth) or (game, state, depth).
     at = 2 if windowed else 0
+    lines = spec.call_lines
 
     def entry(game: Any, state: Any, *args: Any, **kwargs: Any) -> Any:
         alpha = describe_value(args[0]) if windowed and len(args) > 0 else None
         beta = describe_value(args[1]) if windowed and len(args) > 1 else None
         depth = describe_value(args[at]) if depth_limited and len(args) > at else None
         token = token_of(state)
-        backend.note_call(name, token, alpha, beta, depth)
+        line = caller_line(filename) if lines else None
+        backend.note_call(name, token, alpha, beta, depth, line)
         value = function(game, state, *args, **kwargs)
-        backend.note_return(name, token, describe_value(value))
+        backend.note_return(name, token, describe_value(value), line)
         return value
 
     entry.__name__ = name
@@ -197,7 +222,7 @@ def run_student(
         functions = [entry for entry in entries if callable(entry)]
         if len(functions) == len(entries):
             for name, function in zip(spec.entry_points, functions, strict=True):
-                _install(module, name, _wrap(function, name, spec, backend), function)
+                _install(module, name, _wrap(function, name, spec, backend, filename), function)
             return _search_root(module, spec, game, root, defines)
         found = find_decision(ALGORITHMS[spec.algorithm], lambda name: getattr(module, name, None))
         if found is not None:

@@ -102,14 +102,17 @@ class RemoteBackend:
         alpha: Described | None,
         beta: Described | None,
         depth: Described | None,
+        line: int | None = None,
     ) -> None:
         # Calls on anything but our states are not recorded; don't send them.
         if type(token) is str and len(token) == TOKEN_LENGTH:
-            self._queue(encode_call(function, token, alpha, beta, depth))
+            self._queue(encode_call(function, token, alpha, beta, depth, line))
 
-    def note_return(self, function: str, token: str | None, value: Described) -> None:
+    def note_return(
+        self, function: str, token: str | None, value: Described, line: int | None = None
+    ) -> None:
         if type(token) is str and len(token) == TOKEN_LENGTH:
-            self._queue(encode_return(function, token, value))
+            self._queue(encode_return(function, token, value, line))
 
     def _queue(self, line: bytes) -> None:
         """Keep a note line for the next message (sent now if enough are kept)."""

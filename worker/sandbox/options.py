@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from reference.report import OUTPUT_CAP
 from worker.sandbox.forkserver import ForkServer
 
 KIB = 1024
@@ -23,8 +24,9 @@ class SandboxOptions:
     0.9 to 1.2 times on another, where the two processes' caches were the larger cost."""
     output_limit: int = 64 * KIB
     """Bytes of the student's output kept; the rest is dropped (the run goes on)."""
-    output_flood: int = 4096 * KIB
-    """Bytes of output after which the run ends with ``output_limit``."""
+    output_flood: int = OUTPUT_CAP
+    """Bytes of output on one tree after which the run ends with ``output_limit``: a flood
+    far beyond any debugging (output short of it never changes the verdict)."""
     request_cap: int | None = None
     """Game calls allowed per run; None: the tree host's default for the tree's size."""
     forkserver: ForkServer | None = None

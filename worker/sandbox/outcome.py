@@ -17,6 +17,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from reference.observed import Observed
+from reference.report import MIB, OUTPUT_CAP
 from worker.sandbox.forkserver import ChildExit
 from worker.sandbox.treeserver import Ending, Served
 
@@ -70,6 +71,8 @@ class RunRecord:
     stdout: str
     usage: Usage
     stdout_truncated: bool = False
+    stdout_total: int = 0
+    """Bytes the student's code printed on this tree, kept or not."""
 
 
 _CRASHES = {signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGABRT, signal.SIGFPE}
@@ -86,7 +89,11 @@ def decide(
     if ending is Ending.VIOLATION:
         return SandboxOutcome(SandboxVerdict.PROTOCOL_VIOLATION, served.message)
     if ending is Ending.OUTPUT_FLOOD:
-        return SandboxOutcome(SandboxVerdict.OUTPUT_LIMIT, "your code printed far too much output")
+        return SandboxOutcome(
+            SandboxVerdict.OUTPUT_LIMIT,
+            f"your code printed more than {OUTPUT_CAP // MIB} MiB on one tree, "
+            "far more than any debugging needs",
+        )
     if ending is Ending.FAILURE:
         return SandboxOutcome(SandboxVerdict.INTERNAL_ERROR, served.message)
     if ending is Ending.CPU_LIMIT:

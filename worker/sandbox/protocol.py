@@ -133,6 +133,7 @@ def encode_job(
         spec.root_kind,
         spec.depth_limit,
         spec.recursion_limit,
+        spec.call_lines,
         root_token,
         root_facts,
     )
@@ -225,8 +226,8 @@ def _number(value: Any) -> Any:
 def decode_job(body: bytes) -> tuple[str, str, EntrySpec, str, Facts]:
     """(source, filename, spec, root token, root facts) from :func:`encode_job`."""
     fields = marshal.loads(body)
-    source, filename, algorithm, entries, root_kind, depth, recursion, root, facts = fields
-    spec = EntrySpec(algorithm, tuple(entries), root_kind, depth, recursion)
+    source, filename, algorithm, entries, root_kind, depth, recursion, lines, root, facts = fields
+    spec = EntrySpec(algorithm, tuple(entries), root_kind, depth, recursion, lines)
     return source, filename, spec, root, facts
 
 

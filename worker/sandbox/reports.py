@@ -2,7 +2,9 @@
 the final result, as JSON, and their strict reading on the trusted side.
 
 A note is one line of tab-separated fields: the function, the state's handle, then the
-values (a call's alpha, beta and depth; a return's value), each empty when absent. A plain
+values (a call's alpha, beta and depth; a return's value), each empty when absent, and,
+when recorded, the line of the student's file the call was made from (its digits: a line
+the trusted side reads only as a number from 1 to :data:`LINE_NUMBER_LIMIT`). A plain
 int travels as ``i`` and its digits, a float as ``f`` and its ``repr``; any other value as
 ``j`` and the JSON ``[value, problem, shown]`` of its
 :data:`~worker.harness.values.Described`, with exact fractions as
@@ -53,17 +55,21 @@ def encode_call(
     alpha: Described | None,
     beta: Described | None,
     depth: Described | None,
+    line: int | None = None,
 ) -> bytes:
-    """A note line: ``function`` was called on ``token`` with these bounds / depth."""
+    """A note line: ``function`` was called on ``token`` with these bounds / depth (from
+    ``line`` of the student's file)."""
+    at = "\n" if line is None else f"\t{line}\n"
     if alpha is None and beta is None and depth is None:  # minimax, expectimax, negamax
-        return f"C{function}\t{token}\t\t\t\n".encode()
+        return f"C{function}\t{token}\t\t\t{at}".encode()
     fields = (function, token, _field(alpha), _field(beta), _field(depth))
-    return ("C" + "\t".join(fields) + "\n").encode()
+    return ("C" + "\t".join(fields) + at).encode()
 
 
-def encode_return(function: str, token: str, value: Described) -> bytes:
-    """A note line: ``function`` called on ``token`` returned ``value``."""
-    return f"R{function}\t{token}\t{_field(value)}\n".encode()
+def encode_return(function: str, token: str, value: Described, line: int | None = None) -> bytes:
+    """A note line: ``function`` called on ``token`` (from ``line``) returned ``value``."""
+    at = "\n" if line is None else f"\t{line}\n"
+    return f"R{function}\t{token}\t{_field(value)}{at}".encode()
 
 
 def _field(described: Described | None) -> str:
@@ -201,6 +207,9 @@ def read_note(text: bytes, values: int) -> tuple[str, str, list[Described | None
     return function, token, [_read_field(field) for field in fields[2:]]
 
 
+LINE_NUMBER_LIMIT = 10_000_000
+"""The largest line number a note may carry (no file that can be submitted is longer)."""
+_LINE_DIGITS = len(str(LINE_NUMBER_LIMIT))
 _VALUES_KEPT = 4096
 """Distinct plain values a :class:`NoteReader` remembers (a search reports few)."""
 
@@ -216,7 +225,7 @@ class NoteReader:
     thread's CPU clock when it reads the first such value (:attr:`clock_started`), for the
     caller to charge the time since and reset it."""
 
-    __slots__ = ("_calls", "_names", "_returns", "_values", "clock_started")
+    __slots__ = ("_calls", "_lines", "_names", "_returns", "_values", "clock_started")
 
     def __init__(self, functions: tuple[str, ...], names: Mapping[bytes, str]) -> None:
         # A line's first field is its tag and the function.
@@ -224,6 +233,7 @@ class NoteReader:
         self._returns = {b"R" + name.encode(): name for name in functions}
         self._names = names
         self._values: dict[bytes, Described | None] = {b"": None}
+        self._lines: dict[bytes, int] = {}
         self.clock_started: float | None = None
         """``time.thread_time()`` when the first JSON value since the last reset was read."""
 
@@ -231,7 +241,7 @@ class NoteReader:
         """The call a note line (``C...``, without its newline) records."""
         fields = line.split(b"\t")
         function = self._calls.get(fields[0])
-        if function is None or len(fields) != 5:
+        if function is None or not 5 <= len(fields) <= 6:
             self._malformed(line, 3)
         known = self._values
         alpha = known.get(fields[2], _UNKNOWN)
@@ -243,26 +253,42 @@ class NoteReader:
         depth = known.get(fields[4], _UNKNOWN)
         if depth is _UNKNOWN:
             depth = self._learn(fields[4])
+        at = self._line(fields[5]) if len(fields) == 6 else None
         name = self._names.get(fields[1])
         if name is None:
             return self._not_ours(fields[1])
-        return call_event(name, function, alpha, beta, depth)
+        return call_event(name, function, alpha, beta, depth, at)
 
     def returned(self, line: bytes) -> Return | None:
         """The return a note line (``R...``, without its newline) records."""
         fields = line.split(b"\t")
         function = self._returns.get(fields[0])
-        if function is None or len(fields) != 3:
+        if function is None or not 3 <= len(fields) <= 4:
             self._malformed(line, 1)
         value = self._values.get(fields[2], _UNKNOWN)
         if value is _UNKNOWN:
             value = self._learn(fields[2])
         if value is None:
             raise ProtocolViolation("a malformed call report")
+        at = self._line(fields[3]) if len(fields) == 4 else None
         name = self._names.get(fields[1])
         if name is None:
             return self._not_ours(fields[1])
-        return return_event(name, function, value)
+        return return_event(name, function, value, at)
+
+    def _line(self, field: bytes) -> int:
+        """A line number's field: digits, from 1 to ``LINE_NUMBER_LIMIT``."""
+        known = self._lines.get(field)
+        if known is not None:
+            return known
+        if not (field.isdigit() and field.isascii() and 0 < len(field) <= _LINE_DIGITS):
+            raise ProtocolViolation("a malformed call report")
+        number = int(field)
+        if not 0 < number <= LINE_NUMBER_LIMIT:
+            raise ProtocolViolation("a malformed call report")
+        if len(self._lines) < _VALUES_KEPT:
+            self._lines[field] = number
+        return number
 
     def _learn(self, field: bytes) -> Described | None:
         if field[:1] == b"j":  # read each time: values that need JSON are rare and costly

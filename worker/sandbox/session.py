@@ -121,7 +121,7 @@ class Session:
         output = bytes(served.output).decode("utf-8", "replace")
         truncated = served.output_total > len(served.output)
         outcome = decide(served, ended, self.limits, budget_cut=budget_cut)
-        return RunRecord(host.observed, outcome, output, usage, truncated)
+        return RunRecord(host.observed, outcome, output, usage, truncated, served.output_total)
 
     def close(self) -> None:
         """End the kept child, if any (its usage is already counted)."""

@@ -35,11 +35,21 @@ class _WarmUpBackend:
         answer: object = {"terminal_test": True, "utility": 1, "actions": []}.get(method)
         return decode_answer(method, encode_answer(method, answer)[HEADER:])
 
-    def note_call(self, function: str, token: str | None, *bounds: Described | None) -> None:
-        encode_call(function, token or "", *bounds)
+    def note_call(
+        self,
+        function: str,
+        token: str | None,
+        alpha: Described | None,
+        beta: Described | None,
+        depth: Described | None,
+        line: int | None = None,
+    ) -> None:
+        encode_call(function, token or "", alpha, beta, depth, line)
 
-    def note_return(self, function: str, token: str | None, value: Described) -> None:
-        encode_return(function, token or "", value)
+    def note_return(
+        self, function: str, token: str | None, value: Described, line: int | None = None
+    ) -> None:
+        encode_return(function, token or "", value, line)
 
 
 def warm_up() -> None:

@@ -38,8 +38,10 @@ NODE_ROWS_LIMIT = 20000
 """Trees with more nodes keep only the rows of nodes that are not ok, pruned or not observed."""
 GOOD = {"ok", "pruned", "not_observed"}
 TEXT_LIMIT = 200
-DETAIL_KEYS = ("replay", "value", "decision", "score_parts")
-RUN_KEYS = ("stdout", "usage", "cut", "score_parts")
+DETAIL_KEYS = ("line", "column", "replay", "value", "decision", "score_parts")
+RUN_KEYS = ("line", "column", "stdout", "stdout_dropped", "usage", "cut", "score_parts")
+"""(Reports before this revision have no ``line``, ``column``, ``stdout_dropped`` or
+``score_parts``; the later ones that have them keep them both ways.)"""
 
 runs = sa.table(
     "grading_runs",
@@ -172,8 +174,16 @@ def _move(connection: sa.Connection, run_id: int, report: dict[str, Any]) -> Non
         connection.execute(nodes.insert(), rows)
     details = {key: report[key] for key in RUN_KEYS if key in report}
     details["exercise"] = report.get("exercise") or ""
-    details["cases"] = [{key: case[key] for key in DETAIL_KEYS if key in case} for case in cases]
+    details["cases"] = [_case_details(case) for case in cases]
     connection.execute(runs.update().where(runs.c.id == run_id).values(details=details))
+
+
+def _case_details(case: dict[str, Any]) -> dict[str, Any]:
+    kept = {key: case[key] for key in DETAIL_KEYS if key in case}
+    line = (case.get("first_divergence") or {}).get("line")
+    if line is not None:
+        kept["divergence_line"] = line
+    return kept
 
 
 def _report(connection: sa.Connection, run_id: int, details: dict[str, Any]) -> dict[str, Any]:
@@ -192,12 +202,16 @@ def _report(connection: sa.Connection, run_id: int, details: dict[str, Any]) -> 
         case: dict[str, Any] = {"name": tree.name, "hidden": tree.hidden, "verdict": tree.verdict}
         if tree.message:
             case["message"] = tree.message
-        case.update(extras[index] if index < len(extras) else {})
+        extra = dict(extras[index]) if index < len(extras) else {}
+        divergence_line = extra.pop("divergence_line", None)
+        case.update(extra)
         if tree.divergence_node is not None:
             case["first_divergence"] = {
                 "node": tree.divergence_node,
                 "message": tree.divergence_message or "",
             }
+            if divergence_line is not None:
+                case["first_divergence"]["line"] = divergence_line
         if tree.score is not None:
             case["score"] = tree.score
         if tree.max_score is not None:

@@ -196,7 +196,8 @@ def test_a_pasted_search_without_pruning_is_told_where_it_went_wrong(
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     nodes = drawn_nodes(page)[0]
     assert nodes["C2"]["v"] == "extra" and nodes["C3"]["v"] == "extra"
-    assert "Where your search first differs, at C" in page
+    heading = 'Where your search first differs, at <a class="node-link" href="#node-fig5.2-C">C</a>'
+    assert heading in page
     assert "so C could return at once; your search went on to C2." in page
     data = re.search(r'<script type="application/json" class="replay-data">(.*?)</script>', page)
     assert data is not None

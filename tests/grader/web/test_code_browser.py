@@ -1,0 +1,166 @@
+"""The submitted code in a real Chromium: beside the feedback and in view while it scrolls
+on a wide screen, above it at 390 px without sideways scrolling, and the divergence's link
+bringing the calling line into view. The app runs on loopback with SQLite and grades in
+process (the eager queue). Screenshots go to ``artifacts/browser/``."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
+from werkzeug.serving import make_server
+
+from grader.db import Database
+from grader.models import Course, User
+from tests.grader.conftest import PASSWORD, UserFactory, login
+from tests.grader.web.test_student_pages import exercise_id, paste
+
+pytestmark = [pytest.mark.integration, pytest.mark.browser]
+
+ROOT = Path(__file__).resolve().parents[3]
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+ARTIFACTS = ROOT / "artifacts" / "browser"
+WRONG = ROOT / "exercises" / "implementations" / "alphabeta" / "wrong_alpha_never_updated.py"
+
+
+@pytest.fixture
+def browser() -> Iterator[WebDriver]:
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        pytest.fail("Chromium and ChromeDriver are missing: ./scripts/test.sh installs them")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                     "--window-size=1400,900"):  # fmt: skip
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.implicitly_wait(0)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def served(app: Flask) -> Iterator[str]:
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.fixture
+def feedback_url(
+    client: FlaskClient, database: Database, course: Course, make_user: UserFactory
+) -> tuple[str, User]:
+    """A graded submission of a search whose first divergence comes from line 16: its
+    page's path, and its author."""
+    student = make_user(course=course)
+    login(client, student)
+    # Padding, so that the listing is longer than a screen and must scroll by itself.
+    source = WRONG.read_text(encoding="utf-8") + "".join(f"\n# note {n}" for n in range(80))
+    response = paste(client, exercise_id(database, course), source)
+    assert response.status_code == 302
+    return response.headers["Location"], student
+
+
+def _sign_in(driver: WebDriver, base: str, user: User) -> None:
+    driver.get(f"{base}/login")
+    driver.find_element(By.ID, "email").send_keys(user.email)
+    driver.find_element(By.ID, "password").send_keys(PASSWORD)
+    driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    WebDriverWait(driver, 20).until(expected_conditions.url_to_be(f"{base}/"))
+
+
+def _box(driver: WebDriver, selector: str) -> dict[str, Any]:
+    box: dict[str, Any] = driver.execute_script(
+        "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+        "return {left: r.left, right: r.right, top: r.top, bottom: r.bottom};",
+        selector,
+    )
+    return box
+
+
+def _line_in_panel(driver: WebDriver, number: int) -> bool:
+    """Whether line ``number`` of the listing is inside the panel's visible box."""
+    shown: bool = driver.execute_script(
+        "const line = document.getElementById('line-' + arguments[0]).getBoundingClientRect();"
+        "const box = document.querySelector('.code-scroll').getBoundingClientRect();"
+        "return line.top >= box.top - 1 && line.bottom <= box.bottom + 1"
+        " && line.bottom <= window.innerHeight && line.top >= 0;",
+        number,
+    )
+    return shown
+
+
+def test_on_a_wide_screen_the_code_stays_beside_the_feedback(
+    browser: WebDriver, served: str, feedback_url: tuple[str, User]
+) -> None:
+    path, student = feedback_url
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    _sign_in(browser, served, student)
+    browser.get(served + path)
+    panel, feedback = _box(browser, ".code-panel"), _box(browser, "#feedback")
+    assert panel["left"] >= feedback["right"], (panel, feedback)
+    # The listing scrolls inside its panel: line 100 is out of view at first.
+    assert not _line_in_panel(browser, 100)
+    # The divergence's link brings the calling line into view, marked.
+    link = browser.find_element(By.CSS_SELECTOR, ".divergence-box a.line-link")
+    assert (link.get_attribute("href") or "").endswith("#line-16")
+    link.click()
+    WebDriverWait(browser, 5).until(lambda driver: _line_in_panel(driver, 16))
+    marked = browser.find_element(By.ID, "line-16").get_attribute("class") or ""
+    assert "mark-call" in marked.split()
+    # Scrolled to the end of the page, the code is still in view.
+    browser.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+    height = browser.execute_script("return window.innerHeight")
+    listing = _box(browser, ".code-scroll")
+    shown = min(listing["bottom"], height) - max(listing["top"], 0)
+    assert shown >= 0.8 * (listing["bottom"] - listing["top"]), (listing, height)
+    browser.execute_script("window.scrollTo(0, 0)")
+    browser.save_screenshot(str(ARTIFACTS / "code-wide.png"))
+
+
+def test_at_390_px_the_code_sits_above_the_feedback_without_sideways_scrolling(
+    browser: WebDriver, served: str, feedback_url: tuple[str, User]
+) -> None:
+    path, student = feedback_url
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": False},
+    )
+    _sign_in(browser, served, student)
+    browser.get(served + path)
+    width = browser.execute_script("return window.innerWidth")
+    assert width == 390
+    panel, feedback = _box(browser, ".code-panel"), _box(browser, "#feedback")
+    assert panel["bottom"] <= feedback["top"], (panel, feedback)
+    assert panel["left"] >= 0 and panel["right"] <= width, panel
+    # The long lines scroll inside the panel: nothing of the panel is wider than the screen
+    # (the page's other parts are not this test's).
+    wide = browser.execute_script(
+        "return [...document.querySelectorAll('.code-panel, .code-panel *')].filter(e => "
+        "e.getBoundingClientRect().right > window.innerWidth + 0.5"
+        " && !e.parentElement.closest('.code-scroll')).map(e => e.tagName + '.' + e.className)"
+    )
+    assert wide == []
+    inside = browser.execute_script(
+        "const box = document.querySelector('.code-scroll');"
+        "return [box.scrollWidth > box.clientWidth, getComputedStyle(box).overflowX];"
+    )
+    assert inside == [True, "auto"]
+    browser.find_element(By.CSS_SELECTOR, ".code-errors a.line-link").click()
+    WebDriverWait(browser, 5).until(lambda driver: _line_in_panel(driver, 16))
+    browser.save_screenshot(str(ARTIFACTS / "code-390.png"))
