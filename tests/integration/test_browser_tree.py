@@ -1,8 +1,9 @@
 """The feedback page's tree views in a real Chromium (Debian's, driven by Selenium) against
 the real app on SQLite, graded in this process: on Figure 5.2, Grundy-7, the expectimax
 tree and a generated tree of 1,800 nodes, no two node boxes overlap (measured from the
-rendered boxes), "Go to first divergence" brings the divergence into the viewport, each
-view is one tab stop whose arrow keys move the focus. Screenshots go to
+rendered boxes), "Go to first divergence" brings the divergence into the viewport, the
+replay's first different step is at the same node, axe-core finds no WCAG 2.1 A/AA
+violation, each view is one tab stop whose arrow keys move the focus. Screenshots go to
 ``artifacts/browser/tree-*.png``."""
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from werkzeug.serving import make_server
 from grader.config import Settings
 from grader.db import Database
 from grader.models import Course, Exercise, User
+from tests.chromium import axe_violations
 from tests.grader.conftest import (
     PASSWORD,
     app,
@@ -233,6 +235,18 @@ def assert_no_overlap(browser: WebDriver) -> int:
     return int(count)
 
 
+def assert_replay_agrees(browser: WebDriver, node: str) -> None:
+    """The replay's first different step is at the divergence's node."""
+    jump = browser.find_elements(By.CSS_SELECTOR, ".replay-jump")
+    if jump:
+        assert f"at {node})" in jump[0].text, jump[0].text
+
+
+def assert_accessible(browser: WebDriver) -> None:
+    violations = axe_violations(browser)
+    assert violations == [], violations
+
+
 def assert_divergence_in_view(
     browser: WebDriver, node: str, sides: tuple[str, ...] = ("student", "reference")
 ) -> None:
@@ -264,6 +278,8 @@ def test_small_trees_draw_without_overlap_and_find_the_divergence(
     if divergence is not None:
         assert found.group(1) == divergence
     assert_divergence_in_view(browser, found.group(1))
+    assert_replay_agrees(browser, found.group(1))
+    assert_accessible(browser)
     browser.save_screenshot(str(ARTIFACTS / f"tree-{shot}.png"))
 
 
@@ -315,6 +331,8 @@ def test_a_generated_tree_of_1800_nodes(browser: WebDriver, site: Site) -> None:
     found = re.search(r"\((.+)\)", jump)
     assert found is not None
     assert_divergence_in_view(browser, found.group(1))
+    assert_replay_agrees(browser, found.group(1))
+    assert_accessible(browser)
     browser.save_screenshot(str(ARTIFACTS / "tree-generated-1800.png"))
     # The replay's current node, even inside a collapsed subtree, is opened and brought
     # into view on both sides; a click on a node tells the replay which one.
