@@ -130,11 +130,13 @@ def test_a_report_naming_many_long_functions_still_arrives() -> None:
 
 
 def kill_the_busy_child(number: int) -> threading.Thread:
-    """A thread that sends signal ``number`` to the fork-server's child that has used a
-    tenth of a second of CPU time (the one searching, not one waiting for its job)."""
+    """A thread that sends signal ``number`` to the fork-server's children that have used a
+    tenth of a second of CPU time (the one searching, not one waiting for its job; and any
+    other test's child still busy, which would otherwise be taken for it)."""
     parent = server().pid
 
     def hunt() -> None:
+        killed: list[int] = []
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline:
             for entry in Path("/proc").iterdir():
@@ -147,8 +149,11 @@ def kill_the_busy_child(number: int) -> threading.Thread:
                 busy = int(stat[11]) >= os.sysconf("SC_CLK_TCK") // 10  # utime, in ticks
                 ours = int(fields["PPid"]) == parent and int(fields["Uid"].split()[0]) == NOBODY
                 if ours and busy:
+                    # Every busy child of the fork-server: another test's may still be ending.
+                    killed.append(int(entry.name))
                     os.kill(int(entry.name), number)
-                    return
+            if killed:
+                return
             time.sleep(0.01)
 
     hunter = threading.Thread(target=hunt)

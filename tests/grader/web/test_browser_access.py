@@ -14,6 +14,7 @@ from sqlalchemy import select
 from grader.config import Settings
 from grader.db import Database
 from grader.models import Course, Exercise, Role
+from grader.models.submissions import SubmissionKind
 from grader.services.queue import Queue
 from grader.services.submissions import submit
 from tests.chromium import axe_violations, chromium, screenshot, served, sideways_overflow, sign_in
@@ -27,6 +28,7 @@ SEARCHES = {
     "wrong": "wrong_alpha_never_updated.py",
     "correct": "correct_fail_hard.py",
     "broken": None,  # a file that does not compile
+    "check": "wrong_no_pruning.py",  # a check of a draft on the public trees
 }
 
 
@@ -45,7 +47,10 @@ def _graded(database: Database, settings: Settings, course: Course, user: Any) -
             exercise = session.scalars(
                 select(Exercise).where(Exercise.course_id == course.id, Exercise.slug == SLUG)
             ).one()
-            submission = submit(session, settings, user, exercise, f"{kind}.py", source)
+            as_kind = SubmissionKind.CHECK if kind == "check" else SubmissionKind.ATTEMPT
+            submission = submit(
+                session, settings, user, exercise, f"{kind}.py", source, kind=as_kind
+            )
             run_ids = [run.id for run in submission.runs]
             paths[kind] = f"/submissions/{submission.id}"
             paths["exercise"] = f"/exercises/{exercise.id}"
