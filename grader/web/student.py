@@ -420,24 +420,24 @@ def _accept(
 @blueprint.route("/exercises/<int:exercise_id>/submissions", methods=["POST"])
 @login_required
 def submit_source(exercise_id: int) -> BaseResponse:
-    found = _visible_exercise(exercise_id)
-    form = SubmitForm()
-    if not form.validate_on_submit():
-        abort(400)
-    filename, data = _submitted_file(form)
-    return _accept(found, form, filename, data, SubmissionKind.ATTEMPT)
+    return _posted(exercise_id, SubmissionKind.ATTEMPT)
 
 
 @blueprint.route("/exercises/<int:exercise_id>/checks", methods=["POST"])
 @login_required
 def check_source(exercise_id: int) -> BaseResponse:
     """Grade a draft on the public trees only: a check, not an attempt."""
+    return _posted(exercise_id, SubmissionKind.CHECK)
+
+
+def _posted(exercise_id: int, kind: SubmissionKind) -> BaseResponse:
+    """The exercise's submit form, posted as a submission of ``kind``."""
     found = _visible_exercise(exercise_id)
     form = SubmitForm()
     if not form.validate_on_submit():
         abort(400)
     filename, data = _submitted_file(form)
-    return _accept(found, form, filename, data, SubmissionKind.CHECK)
+    return _accept(found, form, filename, data, kind)
 
 
 @blueprint.route("/submissions/<int:submission_id>/attempt", methods=["POST"])

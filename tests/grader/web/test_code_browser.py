@@ -5,8 +5,6 @@ process (the eager queue). Screenshots go to ``artifacts/browser/``."""
 
 from __future__ import annotations
 
-import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,50 +12,34 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
-from werkzeug.serving import make_server
 
 from grader.db import Database
 from grader.models import Course, User
+from tests.chromium import chromium, served
 from tests.grader.conftest import PASSWORD, UserFactory, login
 from tests.grader.web.test_student_pages import exercise_id, paste
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser]
 
 ROOT = Path(__file__).resolve().parents[3]
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 ARTIFACTS = ROOT / "artifacts" / "browser"
 WRONG = ROOT / "exercises" / "implementations" / "alphabeta" / "wrong_alpha_never_updated.py"
 
 
 @pytest.fixture
 def browser() -> Iterator[WebDriver]:
-    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-        pytest.fail("Chromium and ChromeDriver are missing: ./scripts/test.sh installs them")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                     "--window-size=1400,900"):  # fmt: skip
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.implicitly_wait(0)
-    yield driver
-    driver.quit()
+    with chromium(1400, 900) as driver:
+        yield driver
 
 
 @pytest.fixture
-def served(app: Flask) -> Iterator[str]:
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
+def site(app: Flask) -> Iterator[str]:
+    with served(app) as base:
+        yield base
 
 
 @pytest.fixture
@@ -105,12 +87,12 @@ def _line_in_panel(driver: WebDriver, number: int) -> bool:
 
 
 def test_on_a_wide_screen_the_code_stays_beside_the_feedback(
-    browser: WebDriver, served: str, feedback_url: tuple[str, User]
+    browser: WebDriver, site: str, feedback_url: tuple[str, User]
 ) -> None:
     path, student = feedback_url
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    _sign_in(browser, served, student)
-    browser.get(served + path)
+    _sign_in(browser, site, student)
+    browser.get(site + path)
     panel, feedback = _box(browser, ".code-panel"), _box(browser, "#feedback")
     assert panel["left"] >= feedback["right"], (panel, feedback)
     # The listing scrolls inside its panel: line 100 is out of view at first.
@@ -133,7 +115,7 @@ def test_on_a_wide_screen_the_code_stays_beside_the_feedback(
 
 
 def test_at_390_px_the_code_sits_above_the_feedback_without_sideways_scrolling(
-    browser: WebDriver, served: str, feedback_url: tuple[str, User]
+    browser: WebDriver, site: str, feedback_url: tuple[str, User]
 ) -> None:
     path, student = feedback_url
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -141,8 +123,8 @@ def test_at_390_px_the_code_sits_above_the_feedback_without_sideways_scrolling(
         "Emulation.setDeviceMetricsOverride",
         {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": False},
     )
-    _sign_in(browser, served, student)
-    browser.get(served + path)
+    _sign_in(browser, site, student)
+    browser.get(site + path)
     width = browser.execute_script("return window.innerWidth")
     assert width == 390
     panel, feedback = _box(browser, ".code-panel"), _box(browser, "#feedback")
