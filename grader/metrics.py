@@ -38,7 +38,7 @@ from sqlalchemy.orm import QueryableAttribute, Session
 
 from grader.config import Settings
 from grader.models import GradingRun, RunState, Submission, utcnow
-from grader.services.submissions import aware
+from grader.models.base import aware
 from grader.services.tasks import QUEUES
 
 log = logging.getLogger(__name__)

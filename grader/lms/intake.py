@@ -43,9 +43,10 @@ from grader.models import (
     WebhookReceipt,
     utcnow,
 )
+from grader.models.base import aware
 from grader.services import identities
 from grader.services.results import load_report
-from grader.services.submissions import SubmissionRefused, aware, decode_source, submit
+from grader.services.submissions import SubmissionRefused, decode_source, submit
 
 log = logging.getLogger(__name__)
 

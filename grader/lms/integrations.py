@@ -18,8 +18,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from grader.models import Course, Integration, User, utcnow
+from grader.models.base import aware
 from grader.services import permissions
-from grader.services.submissions import aware
 
 SECRET_BYTES = 32
 """Random bytes in a signing secret (Standard Webhooks asks for 24 to 64)."""

@@ -2,6 +2,19 @@
 
 from grader.models import accounts, workers  # noqa: F401  (their tables)
 from grader.models.base import Base, utcnow
+from grader.models.course_work import (
+    AnalysisState,
+    AuditEvent,
+    ExerciseStatus,
+    Extension,
+    GradeOverride,
+    LatePolicy,
+    Notice,
+    Regrade,
+    RegradeState,
+    Section,
+    VersionAnalysis,
+)
 from grader.models.exercises import Exercise, ExerciseVersion
 from grader.models.integrations import (
     CallbackEndpoint,
@@ -19,6 +32,8 @@ from grader.models.people import Course, Membership, Role, User
 from grader.models.submissions import GradingRun, NodeResult, RunState, Submission, TreeResult
 
 __all__ = [
+    "AnalysisState",
+    "AuditEvent",
     "Base",
     "CallbackEndpoint",
     "Course",
@@ -27,21 +42,30 @@ __all__ = [
     "DeliveryKind",
     "DeliveryState",
     "Exercise",
+    "ExerciseStatus",
     "ExerciseVersion",
+    "Extension",
     "ExternalIdentity",
+    "GradeOverride",
     "GradingRun",
     "Integration",
+    "LatePolicy",
     "LmsSubmission",
     "LtiContext",
     "LtiLaunch",
     "LtiPlatform",
     "Membership",
     "NodeResult",
+    "Notice",
+    "Regrade",
+    "RegradeState",
     "Role",
     "RunState",
+    "Section",
     "Submission",
     "TreeResult",
     "User",
+    "VersionAnalysis",
     "WebhookReceipt",
     "utcnow",
 ]

@@ -6,9 +6,12 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy.ext.hybrid import hybrid_property
 from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.sql.elements import ColumnElement
 
 from grader.models.base import Base, utcnow
+from grader.models.course_work import ExerciseStatus, LatePolicy
 
 
 class Exercise(Base):
@@ -19,7 +22,26 @@ class Exercise(Base):
     course_id: Mapped[int] = mapped_column(ForeignKey("courses.id", ondelete="CASCADE"), index=True)
     slug: Mapped[str] = mapped_column(String(100))
     title: Mapped[str] = mapped_column(String(200))
-    published: Mapped[bool] = mapped_column(default=False)
+    status: Mapped[str] = mapped_column(String(20), default=ExerciseStatus.DRAFT)
+    """An :class:`ExerciseStatus`."""
+    section_id: Mapped[int | None] = mapped_column(
+        ForeignKey("sections.id", ondelete="SET NULL"), index=True
+    )
+    position: Mapped[int] = mapped_column(default=0)
+    """Its place in its section (or among the exercises in no section), smallest first."""
+    opens_at: Mapped[datetime | None]
+    """Before then students see the exercise but cannot submit (None: open)."""
+    due_at: Mapped[datetime | None]
+    """None: no due date."""
+    due_origin: Mapped[str | None] = mapped_column(String(20))
+    """Who set ``due_at``: ``instructor``, or ``lti`` (an LTI line item's end date, honoured
+    while no instructor has set one)."""
+    late_policy: Mapped[str] = mapped_column(String(20), default=LatePolicy.NONE)
+    """A :class:`LatePolicy`."""
+    late_penalty_per_day: Mapped[float] = mapped_column(default=0.0)
+    """Percent of the score taken per started day late (``penalty`` policy)."""
+    late_penalty_cap: Mapped[float] = mapped_column(default=100.0)
+    """At most this percent is taken, however late."""
     current_version_id: Mapped[int | None] = mapped_column(
         ForeignKey("exercise_versions.id", use_alter=True, ondelete="SET NULL")
     )
@@ -28,6 +50,20 @@ class Exercise(Base):
     current_version: Mapped[ExerciseVersion | None] = relationship(
         foreign_keys=[current_version_id], post_update=True
     )
+
+    @hybrid_property
+    def published(self) -> bool:
+        """Open to students (listed, and taking submissions within its dates)."""
+        return self.status == ExerciseStatus.PUBLISHED
+
+    @published.inplace.setter
+    def _published_setter(self, value: bool) -> None:
+        self.status = ExerciseStatus.PUBLISHED if value else ExerciseStatus.DRAFT
+
+    @published.inplace.expression
+    @classmethod
+    def _published_expression(cls) -> ColumnElement[bool]:
+        return cls.status == ExerciseStatus.PUBLISHED
 
 
 class ExerciseVersion(Base):

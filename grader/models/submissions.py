@@ -6,7 +6,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import ForeignKey, Index, String, Text
+from sqlalchemy import ForeignKey, Index, String, Text, true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from grader.models.base import Base, utcnow
@@ -67,7 +67,9 @@ class Submission(Base):
 
     @property
     def latest_run(self) -> GradingRun | None:
-        return self.runs[-1] if self.runs else None
+        """The newest run that counts (a regrade's preview run does not, until confirmed)."""
+        counted = [run for run in self.runs if run.counted]
+        return counted[-1] if counted else None
 
 
 class GradingRun(Base):
@@ -98,6 +100,14 @@ class GradingRun(Base):
     score: Mapped[float | None]
     max_score: Mapped[float | None]
     message: Mapped[str | None] = mapped_column(Text)
+    counted: Mapped[bool] = mapped_column(default=True, server_default=true())
+    """False while the run is a regrade's preview: it is graded and stored, but it is no
+    submission's result, and nobody (the student, the LMS, analytics) hears of it until
+    the regrade is confirmed."""
+    regrade_id: Mapped[int | None] = mapped_column(
+        ForeignKey("regrades.id", ondelete="CASCADE"), index=True
+    )
+    """The regrade that made this run (None: a submission's own grading)."""
     details: Mapped[dict[str, Any] | None] = mapped_column(deferred=True)
     """What of the run's report only its page shows (replays, printed output), as
     :class:`grader.services.results.RunDetails`' document; the rest of the report is in

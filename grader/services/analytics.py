@@ -47,6 +47,7 @@ def latest_run_ids(exercise: Exercise) -> Select[int]:
             Submission.exercise_id == exercise.id,
             Submission.kind == SubmissionKind.ATTEMPT,
             GradingRun.state == RunState.GRADED,
+            GradingRun.counted.is_(True),
         )
         .group_by(Submission.user_id)
     )
@@ -270,6 +271,7 @@ def grade_rows(session: Session, exercise: Exercise) -> list[GradeRow]:
                 Submission.exercise_id == exercise.id,
                 Submission.kind == SubmissionKind.ATTEMPT,
                 GradingRun.state == RunState.GRADED,
+                GradingRun.counted.is_(True),
                 GradingRun.verdict != RunVerdict.INTERNAL_ERROR,
             )
             .group_by(Submission.user_id)

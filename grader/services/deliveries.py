@@ -22,7 +22,7 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
 from grader.models import Delivery, DeliveryAttempt, DeliveryState, GradingRun, utcnow
-from grader.services.submissions import aware
+from grader.models.base import aware
 
 FIRST_DELAY = 10.0
 """Seconds before the first retry; each retry doubles it, up to ``MAX_DELAY``."""
@@ -86,8 +86,9 @@ def backoff(attempts: int, rng: random.Random | None = None) -> float:
 
 def on_run_finished(session: Session, run: GradingRun) -> list[int]:
     """Make every delivery a finished run calls for (flushed; send their ids after commit).
-    A check's run calls for none: a check is not an attempt, an LMS never hears of it."""
-    if run.submission.is_check:
+    A check's run calls for none: a check is not an attempt, an LMS never hears of it; nor
+    does a regrade's preview run until the regrade is confirmed."""
+    if run.submission.is_check or not run.counted:
         return []
     load_plugins()
     made: list[Delivery] = []

@@ -11,14 +11,16 @@ has limits of its own, looser (``Settings.checks_per_hour``, ``check_min_gap_sec
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
 from grader.config import Settings
 from grader.models import Exercise, GradingRun, RunState, Submission, User, utcnow
+from grader.models.base import aware
 from grader.models.submissions import Lane, SubmissionKind
+from grader.services.grades import deadline_for
 from reference.report import RunVerdict
 
 
@@ -30,11 +32,6 @@ class SubmissionRefused(Exception):
         self.message = message
         self.status = status
         self.retry_at = retry_at
-
-
-def aware(moment: datetime) -> datetime:
-    """``moment`` with its time zone (SQLite gives back naive UTC times)."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def decode_source(data: bytes, limit: int) -> str:
@@ -154,6 +151,10 @@ def submit(
     # Serialise one student's submissions so that two at once cannot both pass the limit.
     session.execute(select(User.id).where(User.id == user.id).with_for_update())
     now = now or utcnow()
+    if kind == SubmissionKind.ATTEMPT:
+        refused = deadline_for(session, exercise, user.id).refuses(now)
+        if refused is not None:
+            raise SubmissionRefused(refused, status=403)
     current = standing(session, settings, user.id, exercise.id, now, kind)
     if current.next_allowed is not None:
         retry_at = current.next_allowed

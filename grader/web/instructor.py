@@ -18,10 +18,10 @@ from wtforms import MultipleFileField, StringField
 from wtforms.validators import Length
 
 from grader.models import Course, Exercise, ExerciseVersion, Role
+from grader.models.base import aware
 from grader.services import analytics, authoring, permissions
 from grader.services.exercise_store import check_files
 from grader.services.runs import regrade_latest
-from grader.services.submissions import aware
 from grader.web.context import db_session, queue, role_required, settings
 from grader.web.treesvg import NodeMark, tree_svg
 from reference.problems import FileProblems, Problem

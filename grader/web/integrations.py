@@ -22,8 +22,8 @@ from wtforms.validators import DataRequired, Length, NumberRange
 from grader.lms import endpoints, integrations
 from grader.lms.integrations import Credentials
 from grader.models import Course, Integration
+from grader.models.base import aware
 from grader.services import permissions
-from grader.services.submissions import aware
 from grader.web.context import db_session
 
 blueprint = Blueprint("integrations", __name__)

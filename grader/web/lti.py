@@ -44,8 +44,8 @@ from grader.lti.launch import Accepted, LaunchRefused, accept, account_to_link
 from grader.lti.urls import url_problem
 from grader.models import LtiPlatform, User, utcnow
 from grader.models.accounts import PendingLink
+from grader.models.base import aware
 from grader.services import identities
-from grader.services.submissions import aware
 from grader.web import limits
 from grader.web.auth import password_matches, sign_in
 from grader.web.context import db_session, role_required, settings

@@ -17,8 +17,8 @@ from sqlalchemy import text
 
 from grader import logs, metrics
 from grader.models import utcnow
+from grader.models.base import aware
 from grader.models.submissions import Lane
-from grader.services.submissions import aware
 from grader.services.tasks import GRADING_QUEUES
 from grader.services.workers import last_seen
 from grader.web import csrf

@@ -29,6 +29,7 @@ from grader.models import (
     User,
     utcnow,
 )
+from grader.models.base import aware
 from grader.models.submissions import SubmissionKind
 from grader.services import permissions
 from grader.services.exercise_store import load_version
@@ -36,7 +37,6 @@ from grader.services.results import load_report
 from grader.services.runs import queue_position
 from grader.services.submissions import (
     SubmissionRefused,
-    aware,
     decode_source,
     standing,
     submit,

@@ -14,9 +14,10 @@ from sqlalchemy import select
 from grader.config import Settings
 from grader.db import Database
 from grader.models import Course, Exercise, GradingRun, RunState, User, utcnow
+from grader.models.base import aware
 from grader.services.queue import Queue
 from grader.services.runs import mark_sent, retry_run, start_run, stuck_runs
-from grader.services.submissions import aware, submit
+from grader.services.submissions import submit
 from grader.services.tasks import DELIVER_TASK, GRADE_TASK, REAP_TASK, SWEEP_TASK
 from tests.grader.conftest import SentAfterCommit, UserFactory, stored_report
 from worker.celery_app import app as celery_app

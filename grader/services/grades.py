@@ -1,0 +1,282 @@
+"""A student's grade on an exercise: each attempt's score after the late policy, the best
+and latest of them, and an instructor's override, which wins while it stands.
+
+The one place that says what a due date, an extension, a late policy or an override does to
+a score: the roster, the grade book, the student's pages and what the LMS gets (callbacks,
+LTI scores) all read :func:`student_grades`.
+
+Lateness is worked out when it is read, from when the attempt was made and the due date in
+force now (the exercise's, or the student's extension): moving a due date or granting an
+extension changes it for attempts already made.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from grader.models import (
+    Exercise,
+    Extension,
+    GradeOverride,
+    GradingRun,
+    LatePolicy,
+    RunState,
+    Submission,
+)
+from grader.models.base import aware
+from grader.models.submissions import SubmissionKind
+from reference.report import RunVerdict
+
+DAY = timedelta(days=1)
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """The dates and late policy in force for one student on one exercise."""
+
+    opens_at: datetime | None
+    due_at: datetime | None
+    """The student's due date: their extension's, else the exercise's (None: none)."""
+    policy: LatePolicy
+    penalty_per_day: float
+    """Percent per started day late."""
+    penalty_cap: float
+    """Percent, at most."""
+    extended: bool = False
+    """``due_at`` is the student's extension."""
+    course_due_at: datetime | None = None
+    """The exercise's own due date (the same as ``due_at`` without an extension)."""
+
+    def lateness(self, submitted_at: datetime) -> Lateness:
+        """How late an attempt made at ``submitted_at`` is, and what that costs."""
+        if self.due_at is None:
+            return ON_TIME
+        over = aware(submitted_at) - aware(self.due_at)
+        if over <= timedelta(0):
+            return ON_TIME
+        days = math.ceil(over / DAY)
+        penalty = 0.0
+        if self.policy == LatePolicy.PENALTY:
+            penalty = min(self.penalty_cap, self.penalty_per_day * days)
+        return Lateness(True, days, max(0.0, min(100.0, penalty)))
+
+    def refuses(self, moment: datetime) -> str | None:
+        """Why an attempt at ``moment`` is refused (not open yet, past a refusing due
+        date), or None."""
+        if self.opens_at is not None and aware(moment) < aware(self.opens_at):
+            return f"this exercise opens at {aware(self.opens_at):%Y-%m-%d %H:%M} UTC"
+        if (
+            self.policy == LatePolicy.REFUSE
+            and self.due_at is not None
+            and aware(moment) > aware(self.due_at)
+        ):
+            return (
+                f"this exercise was due at {aware(self.due_at):%Y-%m-%d %H:%M} UTC and takes "
+                "no late submissions"
+            )
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Lateness:
+    late: bool
+    days: int
+    """Started days after the due date (0: on time)."""
+    penalty: float
+    """Percent of the score taken."""
+
+    def apply(self, score: float | None) -> float | None:
+        if score is None:
+            return None
+        return round(score * (1 - self.penalty / 100), 6)
+
+
+ON_TIME = Lateness(False, 0, 0.0)
+
+
+def deadline(exercise: Exercise, extension: Extension | None = None) -> Deadline:
+    """The deadline of ``exercise`` for a student with ``extension`` (or none)."""
+    return Deadline(
+        opens_at=exercise.opens_at,
+        due_at=extension.due_at if extension is not None else exercise.due_at,
+        policy=LatePolicy(exercise.late_policy or LatePolicy.NONE),
+        penalty_per_day=exercise.late_penalty_per_day or 0.0,
+        penalty_cap=100.0 if exercise.late_penalty_cap is None else exercise.late_penalty_cap,
+        extended=extension is not None,
+        course_due_at=exercise.due_at,
+    )
+
+
+def deadline_for(session: Session, exercise: Exercise, user_id: int) -> Deadline:
+    """The deadline of ``exercise`` for ``user_id``, their extension included."""
+    extension = session.scalar(
+        select(Extension).where(Extension.exercise_id == exercise.id, Extension.user_id == user_id)
+    )
+    return deadline(exercise, extension)
+
+
+@dataclass(frozen=True, slots=True)
+class AttemptScore:
+    """One graded attempt: its own score and what the late policy makes of it."""
+
+    submission_id: int
+    attempt: int
+    submitted_at: datetime
+    verdict: str | None
+    raw_score: float | None
+    """The grader's score, before the late policy."""
+    max_score: float | None
+    lateness: Lateness
+    graded: bool
+    """A counted run graded it (False: waiting, or failed through our fault)."""
+
+    @property
+    def score(self) -> float | None:
+        """The score after the late policy."""
+        return self.lateness.apply(self.raw_score)
+
+
+@dataclass(slots=True)
+class StudentGrade:
+    """One student's standing on an exercise."""
+
+    user_id: int
+    deadline: Deadline
+    attempts: list[AttemptScore] = field(default_factory=list)
+    """Every attempt, oldest first (graded or not)."""
+    override: GradeOverride | None = None
+
+    @property
+    def graded(self) -> list[AttemptScore]:
+        return [attempt for attempt in self.attempts if attempt.graded]
+
+    @property
+    def latest(self) -> AttemptScore | None:
+        """The newest graded attempt."""
+        graded = self.graded
+        return graded[-1] if graded else None
+
+    @property
+    def best(self) -> AttemptScore | None:
+        """The graded attempt with the highest score after the late policy (the earliest of
+        equals)."""
+        best: AttemptScore | None = None
+        for attempt in self.graded:
+            if attempt.score is None:
+                continue
+            if best is None or best.score is None or attempt.score > best.score:
+                best = attempt
+        return best
+
+    @property
+    def score(self) -> float | None:
+        """The grade: the override's score while one stands, else the best attempt's."""
+        if self.override is not None:
+            return self.override.score
+        return None if self.best is None else self.best.score
+
+    @property
+    def max_score(self) -> float | None:
+        if self.override is not None:
+            return self.override.max_score
+        best = self.best or self.latest
+        return None if best is None else best.max_score
+
+    @property
+    def late(self) -> bool:
+        """Some attempt was late."""
+        return any(attempt.lateness.late for attempt in self.attempts)
+
+    @property
+    def last_activity(self) -> datetime | None:
+        return self.attempts[-1].submitted_at if self.attempts else None
+
+
+def student_grades(
+    session: Session, exercise: Exercise, user_ids: Iterable[int] | None = None
+) -> dict[int, StudentGrade]:
+    """Each student's :class:`StudentGrade` on ``exercise`` (those of ``user_ids``, or every
+    student with an attempt, an extension or an override), in three statements."""
+    wanted = None if user_ids is None else set(user_ids)
+    latest_run = (
+        select(GradingRun.submission_id, func.max(GradingRun.id).label("run_id"))
+        .join(Submission, GradingRun.submission_id == Submission.id)
+        .where(
+            Submission.exercise_id == exercise.id,
+            GradingRun.counted.is_(True),
+            GradingRun.state == RunState.GRADED,
+            GradingRun.verdict != RunVerdict.INTERNAL_ERROR,
+        )
+        .group_by(GradingRun.submission_id)
+        .subquery()
+    )
+    rows = select(
+        Submission.user_id,
+        Submission.id,
+        Submission.attempt,
+        Submission.created_at,
+        GradingRun.verdict,
+        GradingRun.score,
+        GradingRun.max_score,
+        GradingRun.id,
+    ).select_from(Submission)
+    rows = (
+        rows.outerjoin(latest_run, latest_run.c.submission_id == Submission.id)
+        .outerjoin(GradingRun, GradingRun.id == latest_run.c.run_id)
+        .where(Submission.exercise_id == exercise.id, Submission.kind == SubmissionKind.ATTEMPT)
+        .order_by(Submission.user_id, Submission.attempt, Submission.id)
+    )
+    extensions_query = select(Extension).where(Extension.exercise_id == exercise.id)
+    overrides_query = select(GradeOverride).where(GradeOverride.exercise_id == exercise.id)
+    if wanted is not None:
+        rows = rows.where(Submission.user_id.in_(wanted))
+        extensions_query = extensions_query.where(Extension.user_id.in_(wanted))
+        overrides_query = overrides_query.where(GradeOverride.user_id.in_(wanted))
+    extensions = {row.user_id: row for row in session.scalars(extensions_query)}
+    overrides = {row.user_id: row for row in session.scalars(overrides_query)}
+    grades: dict[int, StudentGrade] = {}
+
+    def grade_of(user_id: int) -> StudentGrade:
+        if user_id not in grades:
+            grades[user_id] = StudentGrade(
+                user_id, deadline(exercise, extensions.get(user_id)), [], overrides.get(user_id)
+            )
+        return grades[user_id]
+
+    for (
+        user_id,
+        submission_id,
+        attempt,
+        created_at,
+        verdict,
+        score,
+        max_score,
+        run_id,
+    ) in session.execute(rows).all():
+        grade = grade_of(user_id)
+        grade.attempts.append(
+            AttemptScore(
+                submission_id=submission_id,
+                attempt=attempt,
+                submitted_at=aware(created_at),
+                verdict=verdict,
+                raw_score=score,
+                max_score=max_score,
+                lateness=grade.deadline.lateness(created_at),
+                graded=run_id is not None,
+            )
+        )
+    for user_id in [*extensions, *overrides, *(wanted or ())]:
+        grade_of(user_id)
+    return grades
+
+
+def student_grade(session: Session, exercise: Exercise, user_id: int) -> StudentGrade:
+    """``user_id``'s :class:`StudentGrade` on ``exercise``."""
+    return student_grades(session, exercise, [user_id])[user_id]
