@@ -10,6 +10,7 @@ from flask.testing import FlaskClient
 
 from grader.db import Database
 from grader.models import Course, Role
+from grader.services.exercise_store import check_files
 from tests.grader.conftest import UserFactory
 from tests.grader.instructor.helpers import figure_files, find_exercise, login, post_upload
 
@@ -99,3 +100,15 @@ def test_a_bad_slug_does_not_hide_the_problems_of_the_files(
     assert "the slug may hold lower-case letters" in page
     assert len(shown_problems(page)) == 8
     assert "not a valid slug" not in page
+
+
+def test_a_file_name_that_is_not_plain_is_reported_beside_the_other_files_problems() -> None:
+    files = {name: content.decode() for name, content in broken_upload().items()}
+    files[".notes.yaml"] = "anything: at all\n"
+
+    problems = check_files("two-trees", files)
+
+    assert isinstance(problems, list)
+    first, *others = problems
+    assert (first.file, first.message) == (".notes.yaml", "not a plain file name")
+    assert len(others) == 8
