@@ -20,6 +20,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import ColumnElement
 
 from grader.models import (
     Exercise,
@@ -200,17 +201,27 @@ class StudentGrade:
 
 
 def student_grades(
-    session: Session, exercise: Exercise, user_ids: Iterable[int] | None = None
+    session: Session,
+    exercise: Exercise,
+    user_ids: Iterable[int] | None = None,
+    *,
+    regrade_id: int | None = None,
 ) -> dict[int, StudentGrade]:
     """Each student's :class:`StudentGrade` on ``exercise`` (those of ``user_ids``, or every
-    student with an attempt, an extension or an override), in three statements."""
+    student with an attempt, an extension or an override), in three statements.
+
+    With ``regrade_id``, the grades that regrade's preview would give once confirmed: its
+    uncounted runs count as well (a graded one is its submission's newest)."""
     wanted = None if user_ids is None else set(user_ids)
+    counts: ColumnElement[bool] = GradingRun.counted.is_(True)
+    if regrade_id is not None:
+        counts = counts | (GradingRun.regrade_id == regrade_id)
     latest_run = (
         select(GradingRun.submission_id, func.max(GradingRun.id).label("run_id"))
         .join(Submission, GradingRun.submission_id == Submission.id)
         .where(
             Submission.exercise_id == exercise.id,
-            GradingRun.counted.is_(True),
+            counts,
             GradingRun.state == RunState.GRADED,
             GradingRun.verdict != RunVerdict.INTERNAL_ERROR,
         )

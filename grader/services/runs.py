@@ -1,4 +1,5 @@
-"""Grading runs: their place in the queue, starting and finishing them, the reaper, regrades.
+"""Grading runs: their place in the queue, starting and finishing them, the reaper (regrades
+make runs of their own: :mod:`grader.services.regrades`).
 
 The database is the truth about a run. A task delivery starts a run (counting deliveries),
 and only the delivery that still owns the run when grading ends may store its result, so a
@@ -27,8 +28,8 @@ from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session, joinedload
 
 from grader.config import Settings
-from grader.models import Exercise, ExerciseVersion, GradingRun, RunState, Submission, utcnow
-from grader.models.submissions import Lane, SubmissionKind
+from grader.models import ExerciseVersion, GradingRun, RunState, utcnow
+from grader.models.submissions import Lane
 from grader.services.deliveries import on_run_finished
 from grader.services.results import store_report
 from grader.services.unit_of_work import Sender
@@ -257,29 +258,3 @@ def stuck_runs(
     ids = [run.id for run in runs]
     queue.send_after_commit(session, ids)
     return ids
-
-
-def regrade_latest(session: Session, exercise: Exercise) -> list[int]:
-    """A new queued run for each student's latest attempt (never a check), on the current
-    version."""
-    if exercise.current_version_id is None:
-        return []
-    latest = (
-        select(func.max(Submission.id))
-        .where(Submission.exercise_id == exercise.id, Submission.kind == SubmissionKind.ATTEMPT)
-        .group_by(Submission.user_id)
-    )
-    submissions = session.scalars(select(Submission).where(Submission.id.in_(latest))).all()
-    # In the slow lane: a regrade of a whole exercise must not hold up students waiting
-    # for their new submissions.
-    runs = [
-        GradingRun(
-            submission_id=submission.id,
-            exercise_version_id=exercise.current_version_id,
-            lane=Lane.SLOW,
-        )
-        for submission in submissions
-    ]
-    session.add_all(runs)
-    session.flush()
-    return [run.id for run in runs]

@@ -63,6 +63,7 @@ def _counted(
         select(GradingRun.id)
         .where(
             GradingRun.submission_id == Submission.id,
+            GradingRun.counted.is_(True),
             GradingRun.verdict == RunVerdict.INTERNAL_ERROR,
         )
         .exists()
@@ -71,6 +72,7 @@ def _counted(
         select(GradingRun.id)
         .where(
             GradingRun.submission_id == Submission.id,
+            GradingRun.counted.is_(True),
             GradingRun.verdict.is_not(None),
             GradingRun.verdict != RunVerdict.INTERNAL_ERROR,
         )
@@ -186,12 +188,14 @@ def submit(
 
 def lane_for(session: Session, user_id: int) -> Lane:
     """The lane of a new run of ``user_id``'s: the slow one when a run of theirs is already
-    waiting or being graded, so that it waits behind other students' first runs."""
+    waiting or being graded, so that it waits behind other students' first runs. A
+    regrade's preview run is not theirs to wait for: it does not count."""
     busy = session.scalar(
         select(GradingRun.id)
         .join(Submission)
         .where(
             Submission.user_id == user_id,
+            GradingRun.counted.is_(True),
             GradingRun.state.in_([RunState.QUEUED, RunState.RUNNING]),
         )
         .limit(1)

@@ -1,4 +1,5 @@
-"""Grading runs: executing them once whatever the deliveries, the reaper, regrades, storage."""
+"""Grading runs: executing them once whatever the deliveries, the reaper, storage (regrades:
+test_regrades.py)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,6 @@ from grader.services.runs import (
     finish_run,
     mark_sent,
     queue_position,
-    regrade_latest,
     retry_run,
     start_run,
     stuck_runs,
@@ -215,21 +215,6 @@ def test_queue_positions_and_the_reaper(
     with database.session() as session:
         run = session.get(GradingRun, runs[0])
         assert run is not None and (run.deliveries, run.state) == (2, "graded")
-
-
-def test_regrade_makes_one_new_run_per_student(
-    database: Database, settings: Settings, course: Course, make_user: UserFactory
-) -> None:
-    first, _ = _submit(database, settings, course, make_user, "correct_fail_hard.py")
-    second, _ = _submit(database, settings, course, make_user, "wrong_no_pruning.py")
-    with database.session() as session:
-        exercise = session.get(Exercise, session.get(Submission, first).exercise_id)  # type: ignore[union-attr]
-        assert exercise is not None
-        ids = regrade_latest(session, exercise)
-    with database.session() as session:
-        regraded = session.scalars(select(GradingRun).where(GradingRun.id.in_(ids))).all()
-        assert sorted(run.submission_id for run in regraded) == [first, second]
-        assert {run.state for run in regraded} == {"queued"}
 
 
 @pytest.mark.parametrize(("size", "limit", "rows"), [(5, 10, 5), (50, 10, 10), (50, 40, 25)])

@@ -1,5 +1,5 @@
 """What instructors learn about their class: the heat map, verdicts, scores, divergences,
-the grade book as CSV, and regrading every student's latest submission."""
+the grade book as CSV, and a regrade's preview of every student's latest submission."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import io
 import re
 
 from flask.testing import FlaskClient
-from sqlalchemy import func, select
+from sqlalchemy import case, func, select
 
 from grader.config import Settings
 from grader.db import Database
@@ -138,7 +138,7 @@ def test_the_grade_book_has_a_line_per_student_and_no_formulas(
     assert by_name["Idle Student"][2:] == ["0", "", "", "", "", ""]
 
 
-def test_regrading_makes_one_new_run_per_student_and_grades_it(
+def test_regrading_previews_one_new_uncounted_run_per_student_and_grades_it(
     client: FlaskClient,
     database: Database,
     settings: Settings,
@@ -157,17 +157,23 @@ def test_regrading_makes_one_new_run_per_student_and_grades_it(
         follow_redirects=True,
     )
 
-    assert "Regrading 2 submissions" in response.get_data(as_text=True)
+    # Graded in this process once the request committed: the preview is ready.
+    assert "What confirming would change" in response.get_data(as_text=True)
     with database.session() as session:
         runs = session.execute(
-            select(GradingRun.submission_id, func.count(), func.max(GradingRun.state))
+            select(
+                GradingRun.submission_id,
+                func.count(),
+                func.max(GradingRun.state),
+                func.min(case((GradingRun.counted, 1), else_=0)),
+            )
             .group_by(GradingRun.submission_id)
             .order_by(GradingRun.submission_id)
         ).all()
-    # Three submissions: the two latest have a second run, graded; the first of the
-    # student who submitted twice keeps its one run.
-    assert [count for _, count, _ in runs] == [2, 1, 2]
-    assert {state for _, _, state in runs} == {RunState.GRADED}
+    # Three submissions: the two latest have a second run, graded and not counted; the
+    # first of the student who submitted twice keeps its one run.
+    assert [(count, counted) for _, count, _, counted in runs] == [(2, 0), (1, 1), (2, 0)]
+    assert {state for _, _, state, _ in runs} == {RunState.GRADED}
 
 
 def test_the_grade_book_gives_an_lms_student_the_address_their_lms_gave(

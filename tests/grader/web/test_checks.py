@@ -15,13 +15,22 @@ from sqlalchemy import func, select, text
 
 from grader.config import Settings
 from grader.db import Database
-from grader.models import Course, Delivery, Exercise, LtiLaunch, LtiPlatform, Submission, User
+from grader.models import (
+    Course,
+    Delivery,
+    Exercise,
+    GradingRun,
+    LtiLaunch,
+    LtiPlatform,
+    Submission,
+    User,
+)
 from grader.models.submissions import SubmissionKind
-from grader.services import analytics, authoring
-from grader.services.runs import regrade_latest
+from grader.services import analytics, authoring, regrades
 from grader.services.submissions import SubmissionRefused, standing, submit
 from tests.grader.conftest import (
     Backend,
+    SentAfterCommit,
     UserFactory,
     configured,
     csrf_token,
@@ -130,13 +139,17 @@ def _what_counts(
                 for row in authoring.course_exercises(session, _course_of(session, exercise))
             ],
         }
-        # A regrade's runs, rolled back: which submissions it would grade again.
-        runs = regrade_latest(session, exercise)
-        figures["regraded"] = sorted(
-            session.scalars(select(Submission.id).where(Submission.runs.any(id=runs[0]))).all()
-            if runs
-            else []
-        )
+        # A regrade's preview, rolled back: which submissions it would grade again.
+        try:
+            regrade = regrades.start(session, SentAfterCommit(), student, exercise)
+        except regrades.RegradeRefused:
+            figures["regraded"] = []
+        else:
+            figures["regraded"] = sorted(
+                session.scalars(
+                    select(GradingRun.submission_id).where(GradingRun.regrade_id == regrade.id)
+                )
+            )
         session.rollback()
     return figures
 
