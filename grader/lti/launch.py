@@ -29,7 +29,7 @@ from grader.models import (
     User,
     utcnow,
 )
-from grader.services import identities, join_codes
+from grader.services import identities, join_codes, permissions
 
 LTI = "https://purl.imsglobal.org/spec/lti/claim/"
 CONTEXT_CLAIM = LTI + "context"
@@ -224,6 +224,16 @@ def accept(
             f"This link names {named}, which is neither in the course nor in the library. "
             f"Set the link's custom parameter {EXERCISE_PARAMETER}=<slug> to one of the "
             "grader's exercises."
+        )
+    session.flush()
+    role = permissions.course_role(session, user, course.id)
+    submitted = permissions.student_submitted(session, user, exercise)
+    if not permissions.may_see_exercise(exercise, role, submitted=submitted):
+        # A draft or hidden exercise is not a student's to open; an
+        # archived one is, read-only, for those who submitted to it.
+        raise LaunchRefused(
+            f"“{exercise.title}” is not open to students at the moment. Ask your "
+            "instructor; your earlier submissions, if any, stay in the grader."
         )
     record_launch(session, platform, user, exercise, claims)
     session.flush()

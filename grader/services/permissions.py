@@ -2,7 +2,8 @@
 
 One answer for each question, asked by every view. An admin may see and change
 everything; a course's instructors may see and change what belongs to it; a student sees
-the published exercises of their courses and their own submissions. Views answer 404 for
+the published exercises of their courses (and the archived ones they submitted to) and
+their own submissions, whatever became of the exercise since. Views answer 404 for
 what the user may not see (never 403: no hints that it exists); 403 is for a page the
 user's role does not open at all (see :func:`has_role`).
 """
@@ -12,7 +13,16 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from grader.models import Course, Exercise, Integration, Membership, Role, Submission, User
+from grader.models import (
+    Course,
+    Exercise,
+    ExerciseStatus,
+    Integration,
+    Membership,
+    Role,
+    Submission,
+    User,
+)
 
 
 def has_role(user: User, *roles: str) -> bool:
@@ -36,10 +46,34 @@ def course_role(session: Session, user: User, course_id: int) -> str | None:
     return role_in_course(user, membership_role)
 
 
-def may_see_exercise(exercise: Exercise, role: str | None) -> bool:
-    """Whether someone whose role in the exercise's course is ``role`` may see it (a
-    student sees only published exercises)."""
-    return role is not None and (role != Role.STUDENT or exercise.published)
+def may_see_exercise(exercise: Exercise, role: str | None, *, submitted: bool = False) -> bool:
+    """Whether someone whose role in the exercise's course is ``role`` may open its page.
+    A student opens a published exercise, and an archived one where they have submissions
+    (``submitted``), read-only; never a draft or a hidden one (their submissions' own pages
+    stay open: :func:`may_see_submission`)."""
+    if role is None:
+        return False
+    if role != Role.STUDENT:
+        return True
+    return exercise.status == ExerciseStatus.PUBLISHED or (
+        exercise.status == ExerciseStatus.ARCHIVED and submitted
+    )
+
+
+def student_submitted(session: Session, user: User, exercise: Exercise) -> bool:
+    """Whether ``user`` has a submission (an attempt or a check) on ``exercise``: what lets
+    a student open an archived exercise."""
+    found = session.scalar(
+        select(Submission.id)
+        .where(Submission.exercise_id == exercise.id, Submission.user_id == user.id)
+        .limit(1)
+    )
+    return found is not None
+
+
+def may_submit_to(exercise: Exercise) -> bool:
+    """Whether ``exercise`` takes new submissions (its dates aside: grades.Deadline)."""
+    return exercise.status == ExerciseStatus.PUBLISHED and exercise.current_version_id is not None
 
 
 def may_see_submission(

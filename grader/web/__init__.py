@@ -56,12 +56,14 @@ def create_app(
     from grader.web import (
         api,
         auth,
+        course_admin,
         deliveries,
         errors,
         instructor,
         integrations,
         lti,
         ops,
+        regrades,
         student,
     )
 
@@ -69,6 +71,8 @@ def create_app(
     app.register_blueprint(auth.blueprint)
     app.register_blueprint(student.blueprint)
     app.register_blueprint(instructor.blueprint)
+    app.register_blueprint(course_admin.blueprint)
+    app.register_blueprint(regrades.blueprint)
     app.register_blueprint(ops.blueprint)
     app.register_blueprint(api.blueprint, url_prefix="/api/v1")
     app.register_blueprint(integrations.blueprint, url_prefix="/teach/integrations")

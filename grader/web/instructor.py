@@ -1,6 +1,7 @@
 """The instructors' pages: their courses and exercises, uploading an exercise folder as a
-draft, previewing a version (reference trace, hidden-tree check), publishing, analytics,
-regrading and the grade book as CSV."""
+draft, previewing a version (reference trace, hidden-tree check), publishing, analytics
+and the grade book as CSV. Regrades: grader.web.regrades; sections, order and status:
+grader.web.course_admin."""
 
 from __future__ import annotations
 
@@ -19,10 +20,9 @@ from wtforms.validators import Length
 
 from grader.models import Course, Exercise, ExerciseVersion, Role
 from grader.models.base import aware
-from grader.services import analytics, authoring, permissions
+from grader.services import analytics, authoring, lifecycle, permissions, regrades, sections
 from grader.services.exercise_store import check_files
-from grader.services.runs import regrade_latest
-from grader.web.context import db_session, queue, role_required, settings
+from grader.web.context import db_session, role_required, settings
 from grader.web.treesvg import NodeMark, tree_svg
 from reference.problems import FileProblems, Problem, in_file_order
 from reference.tree import Tree
@@ -81,7 +81,14 @@ def _version(exercise: Exercise, version_id: int) -> ExerciseVersion:
 def home() -> str:
     session = db_session()
     courses = [
-        (course, authoring.course_exercises(session, course))
+        (
+            course,
+            sections.grouped(
+                sections.course_sections(session, course.id),
+                authoring.course_exercises(session, course),
+                lambda row: row.exercise,
+            ),
+        )
         for course in permissions.taught_courses(session, current_user)
     ]
     return render_template("instructor/home.html", courses=courses)
@@ -201,6 +208,7 @@ def exercise_page(exercise_id: int) -> str:
         course=course,
         versions=versions,
         form=ActionForm(),
+        status_words=lifecycle.STATUS_WORDS,
     )
 
 
@@ -291,7 +299,7 @@ def publish(exercise_id: int, version_id: int) -> Response:
     except FileProblems:
         flash("This version no longer loads: it cannot be published.", "error")
         return redirect(url_for(".preview", exercise_id=exercise.id, version_id=version.id))
-    authoring.publish(exercise, version, model)
+    lifecycle.publish_version(db_session(), current_user, exercise, version, model)
     flash(f"Published version {version.content_hash[:10]} of {exercise.slug}.", "info")
     return redirect(url_for(".preview", exercise_id=exercise.id, version_id=version.id))
 
@@ -328,6 +336,7 @@ def analytics_page(exercise_id: int) -> str:
         tallest=max([bucket.count for bucket in histogram] + [1]),
         divergences=analytics.common_divergences(session, exercise),
         form=ActionForm(),
+        open_regrade=regrades.open_regrade(session, exercise.id),
     )
 
 
@@ -338,28 +347,6 @@ def _heat_marks(heat: analytics.TreeHeat) -> dict[str, NodeMark]:
         level = 0 if node.wrong == 0 else min(5, 1 + int(node.share * 5))
         marks[name] = NodeMark(f"heat-{level}", node.breakdown())
     return marks
-
-
-@blueprint.route("/exercises/<int:exercise_id>/regrade", methods=["POST"])
-@role_required(Role.INSTRUCTOR)
-def regrade(exercise_id: int) -> Response:
-    exercise = _exercise(exercise_id)
-    session = db_session()
-    ids = regrade_latest(session, exercise)
-    # Committed and sent here, not at the end of the request: the page says how many of
-    # the runs reached the graders.
-    session.commit()
-    sent = queue().send(ids)
-    if not ids:
-        flash("Nothing to regrade: no student has submitted (or nothing is published).", "info")
-    else:
-        plural = "submission" if len(ids) == 1 else "submissions"
-        flash(
-            f"Regrading {len(ids)} {plural} (each student's latest) on the current version; "
-            f"{sent} sent to the graders.",
-            "info",
-        )
-    return redirect(url_for(".analytics_page", exercise_id=exercise.id))
 
 
 @blueprint.route("/exercises/<int:exercise_id>/grades.csv")

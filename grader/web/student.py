@@ -21,17 +21,20 @@ from wtforms import TextAreaField
 from grader.models import (
     Course,
     Exercise,
+    ExerciseStatus,
     ExerciseVersion,
     GradingRun,
     Membership,
+    Role,
     RunState,
+    Section,
     Submission,
     User,
     utcnow,
 )
 from grader.models.base import aware
 from grader.models.submissions import SubmissionKind
-from grader.services import permissions
+from grader.services import notices, permissions, sections
 from grader.services.exercise_store import load_version
 from grader.services.results import load_report
 from grader.services.runs import queue_position
@@ -111,9 +114,14 @@ def _visible_exercise(exercise_id: int) -> Exercise:
     if found is None or found[0].current_version is None:
         abort(404)
     exercise, membership_role = found
-    if not permissions.may_see_exercise(
-        exercise, permissions.role_in_course(current_user, membership_role)
-    ):
+    role = permissions.role_in_course(current_user, membership_role)
+    # An archived exercise opens (read-only) for the students who submitted to it.
+    submitted = (
+        exercise.status == ExerciseStatus.ARCHIVED
+        and role == Role.STUDENT
+        and permissions.student_submitted(db_session(), current_user, exercise)
+    )
+    if not permissions.may_see_exercise(exercise, role, submitted=submitted):
         abort(404)
     return exercise
 
@@ -178,21 +186,41 @@ def home() -> str:
         .where(Membership.user_id == current_user.id)
         .order_by(Course.title, Course.id)
     ).all()
+    course_ids = [course.id for course in courses]
+    # Published exercises, and the archived ones the student submitted to (listed apart).
+    mine = select(Submission.exercise_id).where(Submission.user_id == current_user.id)
     exercises = session.scalars(
-        select(Exercise)
-        .where(
-            Exercise.course_id.in_([course.id for course in courses]),
-            Exercise.published.is_(True),
+        select(Exercise).where(
+            Exercise.course_id.in_(course_ids),
             Exercise.current_version_id.is_not(None),
+            (Exercise.status == ExerciseStatus.PUBLISHED)
+            | ((Exercise.status == ExerciseStatus.ARCHIVED) & Exercise.id.in_(mine)),
         )
-        .order_by(Exercise.title, Exercise.id)
     ).all()
-    by_course: dict[int, list[Exercise]] = {}
-    for exercise in exercises:
-        by_course.setdefault(exercise.course_id, []).append(exercise)
+    course_sections = session.scalars(
+        select(Section).where(Section.course_id.in_(course_ids)).order_by(Section.position)
+    ).all()
+    by_course: dict[int, list[sections.Group[Exercise]]] = {}
+    archived: dict[int, list[Exercise]] = {}
+    for course in courses:
+        listed = [e for e in exercises if e.course_id == course.id and e.published]
+        by_course[course.id] = sections.grouped(
+            [section for section in course_sections if section.course_id == course.id],
+            listed,
+            lambda exercise: exercise,
+        )
+        archived[course.id] = sorted(
+            (e for e in exercises if e.course_id == course.id and not e.published),
+            key=sections.exercise_order,
+        )
     standings = _standings(current_user.id, [exercise.id for exercise in exercises])
     return render_template(
-        "student/home.html", courses=courses, by_course=by_course, standings=standings
+        "student/home.html",
+        courses=courses,
+        by_course=by_course,
+        archived=archived,
+        standings=standings,
+        unseen=notices.unseen_counts(session, current_user.id),
     )
 
 
@@ -283,7 +311,11 @@ def _attempts(user_id: int, exercise_id: int) -> list[Submission]:
             .options(
                 defer(Submission.source),
                 joinedload(Submission.runs).load_only(
-                    GradingRun.state, GradingRun.verdict, GradingRun.score, GradingRun.max_score
+                    GradingRun.state,
+                    GradingRun.verdict,
+                    GradingRun.score,
+                    GradingRun.max_score,
+                    GradingRun.counted,
                 ),
             )
         )
@@ -334,6 +366,8 @@ def _exercise_page(
     fixed = _fixed_parts(model, (version.statement if version else "") or model.statement)
     user_id = current_user.id
     checks = standing(session, settings(), user_id, exercise.id, kind=SubmissionKind.CHECK)
+    shown = notices.for_exercise(session, user_id, exercise.id)
+    notices.mark_seen(session, shown)
     page = render_template(
         "student/exercise.html",
         exercise=exercise,
@@ -353,6 +387,8 @@ def _exercise_page(
         next_check=checks.next_allowed,
         checks_per_hour=settings().checks_per_hour,
         attempts=_attempts(user_id, exercise.id),
+        notices=shown,
+        open_for_submissions=permissions.may_submit_to(exercise),
     )
     return page, status
 
@@ -489,6 +525,12 @@ def submission(submission_id: int) -> str:
         views = tree_views(report, model)
     finished = run is not None and run.state in FINISHED
     marks = report_marks(report if finished else None, found.source)
+    session = db_session()
+    own = found.user_id == current_user.id
+    shown = notices.for_exercise(session, found.user_id, exercise_.id) if own else []
+    notices.mark_seen(session, shown)
+    role = permissions.course_role(session, current_user, exercise_.course_id)
+    open_for_submissions = permissions.may_submit_to(exercise_)
     return render_template(
         "student/submission.html",
         submission=found,
@@ -503,7 +545,11 @@ def submission(submission_id: int) -> str:
         verdicts=verdict_words(model),
         attempts=_attempts(found.user_id, found.exercise_id),
         format_value=format_value,
-        resubmit=ResubmitForm() if found.is_check and found.user_id == current_user.id else None,
+        resubmit=ResubmitForm() if found.is_check and own and open_for_submissions else None,
+        notices=shown,
+        open_for_submissions=open_for_submissions,
+        # A hidden exercise's page is closed to its students; their submissions are not.
+        exercise_listed=permissions.may_see_exercise(exercise_, role, submitted=own),
     )
 
 
