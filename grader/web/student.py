@@ -22,6 +22,7 @@ from grader.models import (
     Course,
     Exercise,
     ExerciseVersion,
+    GradeOverride,
     GradingRun,
     Membership,
     Submission,
@@ -127,6 +128,7 @@ class ExerciseResults:
     best: float | None = None
     max_score: float | None = None
     latest: str | None = None
+    overridden: bool = False
 
 
 def _standings(user_id: int, exercise_ids: list[int]) -> dict[int, ExerciseResults]:
@@ -150,6 +152,15 @@ def _standings(user_id: int, exercise_ids: list[int]) -> dict[int, ExerciseResul
         standing.latest = run.verdict or run.state
         if run.score is not None and (standing.best is None or run.score > standing.best):
             standing.best, standing.max_score = run.score, run.max_score
+    # An instructor's grade is the grade while it stands.
+    for override in db_session().scalars(
+        select(GradeOverride).where(
+            GradeOverride.user_id == user_id, GradeOverride.exercise_id.in_(exercise_ids)
+        )
+    ):
+        standing = found.setdefault(override.exercise_id, ExerciseResults())
+        standing.best, standing.max_score = override.score, override.max_score
+        standing.overridden = True
     return found
 
 
