@@ -25,7 +25,7 @@ from grader.services.exercise_store import check_files
 from grader.services.runs import regrade_latest
 from grader.web.context import db_session, queue, role_required, settings
 from grader.web.treesvg import NodeMark, tree_svg
-from reference.problems import FileProblems, Problem
+from reference.problems import FileProblems, Problem, in_file_order
 from reference.tree import Tree
 
 blueprint = Blueprint("instructor", __name__, url_prefix="/teach")
@@ -110,10 +110,12 @@ def upload(course_id: int) -> str | Response | tuple[str, int]:
             )
         )
     if slug_problem or problems:
-        if not slug_problem and "exercise.yaml" in files:
-            checked = check_files(slug, files)
+        if "exercise.yaml" in files:
+            # The files are checked beside a bad slug too (under a stand-in folder name,
+            # since the slug may not name a folder), so one try shows every problem.
+            checked = check_files("exercise" if slug_problem else slug, files)
             problems += checked if isinstance(checked, list) else []
-        return _upload_page(course, form, files, problems, 422)
+        return _upload_page(course, form, files, in_file_order(problems), 422)
     session = db_session()
     result = authoring.upload(session, course, slug, files, current_user)
     if isinstance(result, list):
