@@ -2,7 +2,9 @@
 Redis: a student submits a wrong search through the exercise page; their instructor opens
 the course's roster, the exercise's students and the student's submission (their code and
 feedback), and sets their grade with a comment; the student then reads the comment on
-their pages. Screenshots go to ``artifacts/browser/roster-*.png``."""
+their pages, and the LMS their submission came through (a loopback receiver) is called
+back, signed, with a ``grade.changed`` event carrying the new grade. Screenshots go to
+``artifacts/browser/roster-*.png``."""
 
 from __future__ import annotations
 
@@ -17,9 +19,10 @@ from selenium.webdriver.support.ui import WebDriverWait
 from werkzeug.security import generate_password_hash
 
 from grader.db import Database
-from grader.models import Course, Membership, Role, User
+from grader.models import Course, LmsSubmission, Membership, Role, User
 from grader.web import create_app
 from tests.chromium import chromium, screenshot, served, sign_in
+from tests.grader.lms.test_callbacks import Receiver, make_integration, new_secret
 from tests.integration.conftest import ROOT, Worker, exercise_of, service_settings
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser]
@@ -47,9 +50,14 @@ def test_an_instructor_reads_a_students_work_and_sets_their_grade(
     pg_course: Course,
     tmp_path: Path,
     workers: Callable[..., Worker],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # The worker process reads this when it loads the callbacks: the receiver is on loopback.
+    monkeypatch.setenv("GRADER_CALLBACKS_ALLOW_PRIVATE", "1")
     settings = service_settings(tmp_path, pg_url, flushed_redis)
     database = Database(pg_url)
+    receiver = Receiver(new_secret()).start()
+    integration_id = make_integration(database, pg_course, receiver.secret)
     student = _account(database, pg_course, "Rosa Roster", Role.STUDENT)
     teacher = _account(database, pg_course, "Ian Instructor", Role.INSTRUCTOR)
     exercise = exercise_of(database, pg_course, "aima-fig5.2-alphabeta")
@@ -67,6 +75,18 @@ def test_an_instructor_reads_a_students_work_and_sets_their_grade(
             )
             submission_url = driver.current_url
             driver.delete_all_cookies()
+            # As if it had come through the LMS, with a callback URL (graded already: the
+            # LMS hears of it again only when its grade changes).
+            with database.session() as session:
+                session.add(
+                    LmsSubmission(
+                        submission_id=int(submission_url.rsplit("/", 1)[-1]),
+                        integration_id=integration_id,
+                        context_id="course-19",
+                        lms_user_id="lms-rosa",
+                        callback_url=receiver.url(),
+                    )
+                )
 
             # The instructor: roster, the exercise's students, the student's submission.
             sign_in(driver, base, teacher, PASSWORD)
@@ -130,5 +150,23 @@ def test_an_instructor_reads_a_students_work_and_sets_their_grade(
             driver.get(f"{base}/exercises/{exercise.id}")
             assert "Your pruning idea" in driver.find_element(By.ID, "override").text
             screenshot(driver, "roster-student-exercise")
+
+        # The LMS got the override, signed, once.
+        deadline = time.monotonic() + 60
+        while not receiver.got and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(1)  # a duplicate, if any, would have arrived by now
+        (got,) = receiver.got
+        assert got.verified, got.problem
+        assert got.payload["type"] == "grade.changed"
+        data = got.payload["data"]
+        assert (data["reason"], data["user_id"], data["context_id"]) == (
+            "override",
+            "lms-rosa",
+            "course-19",
+        )
+        assert data["grade"]["score"] == 70.0 and data["grade"]["overridden"] is True
+        assert data["grade"]["comment"] == "Your pruning idea was right on paper."
     finally:
+        receiver.stop()
         database.engine.dispose()

@@ -254,7 +254,7 @@ def test_a_set_grade_is_audited_and_the_student_reads_it_until_it_is_cleared(
     assert said in exercise_page
     assert said in submission_page
     home = client.get("/").get_data(as_text=True)
-    assert "7 / 10 <span class=\"muted\">(set by your instructor)</span>" in home
+    assert '7 / 10 <span class="muted">(set by your instructor)</span>' in home
 
     login(client, teacher)
     response = client.post(
