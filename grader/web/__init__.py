@@ -64,6 +64,7 @@ def create_app(
         lti,
         ops,
         regrades,
+        roster,
         student,
     )
 
@@ -73,6 +74,7 @@ def create_app(
     app.register_blueprint(instructor.blueprint)
     app.register_blueprint(course_admin.blueprint)
     app.register_blueprint(regrades.blueprint)
+    app.register_blueprint(roster.blueprint)
     app.register_blueprint(ops.blueprint)
     app.register_blueprint(api.blueprint, url_prefix="/api/v1")
     app.register_blueprint(integrations.blueprint, url_prefix="/teach/integrations")

@@ -9,6 +9,7 @@ import csv
 import io
 import logging
 from collections.abc import Mapping
+from datetime import datetime
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
@@ -20,7 +21,15 @@ from wtforms.validators import Length
 
 from grader.models import Course, Exercise, ExerciseVersion, Role
 from grader.models.base import aware
-from grader.services import analytics, authoring, lifecycle, permissions, regrades, sections
+from grader.services import (
+    analytics,
+    authoring,
+    gradebook,
+    lifecycle,
+    permissions,
+    regrades,
+    sections,
+)
 from grader.services.exercise_store import check_files
 from grader.web.context import db_session, role_required, settings
 from grader.web.treesvg import NodeMark, tree_svg
@@ -353,34 +362,28 @@ def _heat_marks(heat: analytics.TreeHeat) -> dict[str, NodeMark]:
 @role_required(Role.INSTRUCTOR)
 def grades_csv(exercise_id: int) -> Response:
     exercise = _exercise(exercise_id)
-    rows = analytics.grade_rows(db_session(), exercise)
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(
-        [
-            "name",
-            "email",
-            "attempts",
-            "latest verdict",
-            "latest score",
-            "max score",
-            "best score",
-            "latest submission (UTC)",
-        ]
-    )
-    for row in rows:
+    writer.writerow(gradebook.COLUMNS)
+    for row in gradebook.grade_book(db_session(), exercise):
         writer.writerow(
             [
                 _cell(row.name),
                 _cell(row.email),
+                _cell(row.identity),
                 str(row.attempts),
                 _cell(row.verdict or ""),
-                _number(row.score),
-                _number(row.max_score),
+                _number(row.latest_score),
                 _number(row.best_score),
-                ""
-                if row.last_submitted is None
-                else aware(row.last_submitted).isoformat(timespec="seconds"),
+                _number(row.grade),
+                _number(row.max_score),
+                "yes" if row.late else "no",
+                str(row.days_late),
+                _number(row.penalty),
+                "yes" if row.overridden else "no",
+                _cell(row.override_comment),
+                _utc(row.extension_due),
+                _utc(row.last_submitted),
             ]
         )
     filename = f"{exercise.slug}-grades.csv"
@@ -398,3 +401,7 @@ def _cell(text: str) -> str:
 
 def _number(value: float | None) -> str:
     return "" if value is None else f"{value:g}"
+
+
+def _utc(moment: datetime | None) -> str:
+    return "" if moment is None else aware(moment).isoformat(timespec="seconds")

@@ -26,7 +26,7 @@ from grader.models import (
     User,
     utcnow,
 )
-from grader.services import analytics, grade_sync, grades, regrades
+from grader.services import grade_sync, gradebook, grades, regrades
 from grader.services.submissions import lane_for, submit
 from tests.grader.conftest import Backend, SentAfterCommit, UserFactory
 
@@ -85,7 +85,7 @@ def test_a_preview_makes_uncounted_slow_runs_that_change_nothing_yet(backend: Ba
     bobs = _graded_attempt(backend, bob, 50.0)
     with backend.database.session() as session:
         exercise = _exercise(session, backend.course)
-        before_rows = analytics.grade_rows(session, exercise)
+        before_rows = gradebook.grade_book(session, exercise)
 
     regrade_id, sent = _start(backend, teacher)
     _grade_preview(backend, regrade_id, {ada.id: 90.0, bob.id: 10.0})
@@ -102,9 +102,11 @@ def test_a_preview_makes_uncounted_slow_runs_that_change_nothing_yet(backend: Ba
         exercise = _exercise(session, backend.course)
         now = grades.student_grades(session, exercise, [ada.id, bob.id])
         assert (now[ada.id].score, now[bob.id].score) == (60.0, 50.0)
+        shown = [(r.name, r.latest_score, r.best_score, r.grade) for r in before_rows]
         assert [
-            (r.name, r.score, r.best_score) for r in analytics.grade_rows(session, exercise)
-        ] == [(r.name, r.score, r.best_score) for r in before_rows]
+            (r.name, r.latest_score, r.best_score, r.grade)
+            for r in gradebook.grade_book(session, exercise)
+        ] == shown
         regrade = session.get(Regrade, regrade_id)
         assert regrade is not None and regrade.state == RegradeState.PREVIEWING
 

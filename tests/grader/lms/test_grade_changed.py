@@ -4,6 +4,9 @@ student who never came through an LMS."""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from sqlalchemy import select
 
 from grader.config import Settings
@@ -11,6 +14,7 @@ from grader.db import Database
 from grader.models import Course, DeliveryState, Exercise, GradeOverride, Submission
 from grader.services.deliveries import attempt
 from grader.services.grade_sync import grade_changed
+from grader.web.api import OPENAPI
 from tests.grader.conftest import UserFactory
 from tests.grader.lms.test_callbacks import (
     Receiver,
@@ -72,6 +76,7 @@ def test_an_override_is_called_back_signed_as_grade_changed(
     assert data["grade"]["max_score"] == 100.0
     assert data["grade"]["overridden"] is True
     assert data["grade"]["comment"] == "late by agreement"
+    _matches_its_description(got.payload)
     states = {delivery.event: delivery.state for delivery in deliveries_of(database, submission_id)}
     assert states == {
         "submission.graded": DeliveryState.DELIVERED,
@@ -90,3 +95,17 @@ def test_no_grade_event_without_an_lms_or_without_a_grade(
         # No attempt at all: nothing to say.
         assert grade_changed(session, exercise, [student.id], reason="extension") == []
         assert grade_changed(session, exercise, [], reason="extension") == []
+
+
+def _matches_its_description(sent: dict[str, Any]) -> None:
+    """``sent`` has every field the OpenAPI document's GradeChangedEvent requires and no
+    other."""
+    schemas = json.loads(OPENAPI.read_text())["components"]["schemas"]
+    event = schemas["GradeChangedEvent"]
+    assert set(event["required"]) <= set(sent) <= set(event["properties"])
+    assert sent["type"] in event["properties"]["type"]["enum"]
+    data = event["properties"]["data"]
+    assert set(data["required"]) <= set(sent["data"]) <= set(data["properties"])
+    assert sent["data"]["reason"] in data["properties"]["reason"]["enum"]
+    grade = schemas["Grade"]
+    assert set(grade["required"]) <= set(sent["data"]["grade"]) <= set(grade["properties"])

@@ -26,7 +26,7 @@ from grader.models import (
     User,
 )
 from grader.models.submissions import SubmissionKind
-from grader.services import analytics, authoring, regrades
+from grader.services import analytics, authoring, gradebook, regrades
 from grader.services.submissions import SubmissionRefused, standing, submit
 from tests.grader.conftest import (
     Backend,
@@ -126,7 +126,7 @@ def _what_counts(
             "attempts list": _attempts_list(
                 client.get(f"/exercises/{exercise_id}").get_data(as_text=True)
             ),
-            "grade book": analytics.grade_rows(session, exercise),
+            "grade book": gradebook.grade_book(session, exercise),
             "latest runs": session.scalars(analytics.latest_run_ids(exercise)).all(),
             "graded": analytics.students_graded(session, exercise),
             "verdicts": analytics.verdict_distribution(session, exercise),
