@@ -215,3 +215,38 @@ def _expected_changes(site: Site) -> dict[int, tuple[float, float]]:
             if abs(before - after) > 1e-9:
                 found[user_id] = (before, after)
         return found
+
+
+def test_an_instructor_orders_the_course_and_a_student_sees_it(site: Site) -> None:
+    """The course's exercises page by keyboard-free clicks: a section made, an exercise put
+    in it and archived; axe-core finds nothing on the page; the student's list follows."""
+    with chromium(1280, 1000) as driver:
+        wait = WebDriverWait(driver, 30)
+        sign_in(driver, site.base, site.teacher, PASSWORD)
+        driver.get(f"{site.base}/teach/courses/{site.course_id}/exercises")
+        driver.find_element(By.ID, "new-section-title").send_keys("Week 1")
+        driver.find_element(By.XPATH, "//button[normalize-space()='Add section']").click()
+        wait.until(
+            expected_conditions.text_to_be_present_in_element(
+                (By.TAG_NAME, "main"), "Made section “Week 1”."
+            )
+        )
+        select = driver.find_element(By.ID, f"exercise-section-{site.exercise_id}")
+        select.find_element(By.XPATH, "option[normalize-space()='Week 1']").click()
+        select.find_element(By.XPATH, "following-sibling::button").click()
+        wait.until(
+            expected_conditions.text_to_be_present_in_element(
+                (By.TAG_NAME, "main"), "is now in “Week 1”"
+            )
+        )
+        screenshot(driver, "course-exercises")
+        assert axe_violations(driver) == []
+
+        driver.delete_all_cookies()
+        sign_in(driver, site.base, site.students[0][0], PASSWORD)
+        headings = [h.text for h in driver.find_elements(By.CSS_SELECTOR, "h3.section-title")]
+        assert headings[:2] == ["Week 1", "Other exercises"]
+        first = driver.find_element(By.CSS_SELECTOR, "table.exercises a")
+        assert first.get_attribute("href") == f"{site.base}/exercises/{site.exercise_id}"
+        screenshot(driver, "course-student-list")
+        assert axe_violations(driver) == []
