@@ -37,6 +37,7 @@ from grader.models import (
     utcnow,
 )
 from grader.services.deliveries import DeliveryOutcome, register_event_maker, register_sender
+from grader.services.grades import grade_document, student_grade
 from grader.services.results import load_report
 from reference.report import Report, RunVerdict
 
@@ -118,8 +119,8 @@ def callback_payload(
     origin: LmsSubmission | None = None,
 ) -> dict[str, Any]:
     """The event's JSON: its type, when it happened, the submission and the run's stored
-    report, and what the LMS sent the submission with (its user id, its context, its
-    webhook-id)."""
+    report, the student's grade after the late policy (:func:`grade_document`), and what
+    the LMS sent the submission with (its user id, its context, its webhook-id)."""
     report = load_report(session, run)
     if report is None:  # a run that ended in internal_error before any report
         report = Report(
@@ -131,6 +132,11 @@ def callback_payload(
             cases=[],
         )
     document, omitted = _fitted(report, submission.id)
+    exercise = run.version.exercise
+    grade = student_grade(session, exercise, submission.user_id)
+    attempt = next(
+        (found for found in grade.attempts if found.submission_id == submission.id), None
+    )
     data: dict[str, Any] = {
         "submission_id": submission.id,
         "attempt": submission.attempt,
@@ -139,6 +145,7 @@ def callback_payload(
         "context_id": (origin.context_id or None) if origin is not None else None,
         "webhook_id": origin.webhook_id if origin is not None else None,
         "report": document,
+        "grade": grade_document(grade, attempt),
     }
     if omitted is not None:
         data["report_truncated"] = omitted

@@ -38,6 +38,7 @@ from grader.models import (
     utcnow,
 )
 from grader.services.deliveries import DeliveryOutcome, register_event_maker, register_sender
+from grader.services.grades import StudentGrade, student_grade
 
 log = logging.getLogger(__name__)
 
@@ -60,18 +61,25 @@ def timestamp(moment: datetime | None) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds")
 
 
-def score_payload(run: GradingRun, subject: str) -> dict[str, Any]:
-    """The AGS score of ``run`` for the platform's user ``subject``."""
-    grade = (
+def score_payload(
+    run: GradingRun, subject: str, grade: StudentGrade | None = None
+) -> dict[str, Any]:
+    """The AGS score for the platform's user ``subject`` after ``run``: the student's
+    ``grade`` (an override's, else the best attempt's after the late policy, see
+    :mod:`grader.services.grades`), or the run's own score without one."""
+    given, maximum = run.score, run.max_score
+    if grade is not None and grade.score is not None:
+        given, maximum = grade.score, grade.max_score
+    score = (
         Grade()
         .set_user_id(subject)
-        .set_score_given(float(run.score or 0.0))
-        .set_score_maximum(float(run.max_score or 0.0))
+        .set_score_given(float(given or 0.0))
+        .set_score_maximum(float(maximum or 0.0))
         .set_activity_progress("Completed")
         .set_grading_progress("FullyGraded")
         .set_timestamp(timestamp(run.finished_at))
     )
-    payload: dict[str, Any] = json.loads(grade.get_value())
+    payload: dict[str, Any] = json.loads(score.get_value())
     return payload
 
 
@@ -93,9 +101,12 @@ def make_scores(session: Session, run: GradingRun) -> list[Delivery]:
         .order_by(LtiLaunch.id)
     )
     made = []
+    grade: StudentGrade | None = None
     for launch in launches:
         if SCORE_SCOPE not in (launch.ags_scopes or []) or not launch.lineitem_url:
             continue
+        if grade is None:
+            grade = student_grade(session, run.version.exercise, submission.user_id)
         delivery = Delivery(
             kind=DeliveryKind.LTI_SCORE,
             event=EVENT,
@@ -104,7 +115,7 @@ def make_scores(session: Session, run: GradingRun) -> list[Delivery]:
             submission_id=submission.id,
             run_id=run.id,
             url=scores_url(launch.lineitem_url),
-            payload=score_payload(run, launch.subject),
+            payload=score_payload(run, launch.subject, grade),
         )
         session.add(delivery)
         made.append(delivery)
