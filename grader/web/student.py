@@ -33,6 +33,7 @@ from grader.models.base import aware
 from grader.models.submissions import SubmissionKind
 from grader.services import permissions
 from grader.services.exercise_store import load_version
+from grader.services.grades import AttemptScore, student_grade
 from grader.services.results import load_report
 from grader.services.runs import queue_position
 from grader.services.submissions import (
@@ -42,6 +43,7 @@ from grader.services.submissions import (
     submit,
 )
 from grader.web.context import db_session, queue, settings
+from grader.web.deadlines import due_view, due_views
 from grader.web.feedback import TreeView, tree_views
 from grader.web.source import render_source, report_marks
 from grader.web.treesvg import tree_svg
@@ -191,8 +193,17 @@ def home() -> str:
     for exercise in exercises:
         by_course.setdefault(exercise.course_id, []).append(exercise)
     standings = _standings(current_user.id, [exercise.id for exercise in exercises])
+    for exercise in exercises:
+        found = standings.get(exercise.id)
+        if found is not None and exercise.due_at is not None:  # the best after the policy
+            grade = student_grade(session, exercise, current_user.id)
+            found.best, found.max_score = grade.score, grade.max_score
     return render_template(
-        "student/home.html", courses=courses, by_course=by_course, standings=standings
+        "student/home.html",
+        courses=courses,
+        by_course=by_course,
+        standings=standings,
+        due=due_views(session, list(exercises), current_user.id),
     )
 
 
@@ -291,6 +302,12 @@ def _attempts(user_id: int, exercise_id: int) -> list[Submission]:
     )
 
 
+def _scores(exercise: Exercise, user_id: int) -> dict[int, AttemptScore]:
+    """Each attempt's score after the late policy, by submission id."""
+    grade = student_grade(db_session(), exercise, user_id)
+    return {attempt.submission_id: attempt for attempt in grade.attempts}
+
+
 @dataclass(frozen=True, slots=True)
 class _Fixed:
     """The parts of an exercise page that only its version decides."""
@@ -353,6 +370,8 @@ def _exercise_page(
         next_check=checks.next_allowed,
         checks_per_hour=settings().checks_per_hour,
         attempts=_attempts(user_id, exercise.id),
+        due=due_view(session, exercise, user_id),
+        scores=_scores(exercise, user_id),
     )
     return page, status
 
@@ -502,6 +521,7 @@ def submission(submission_id: int) -> str:
         report=report,
         verdicts=verdict_words(model),
         attempts=_attempts(found.user_id, found.exercise_id),
+        scores=_scores(exercise_, found.user_id),
         format_value=format_value,
         resubmit=ResubmitForm() if found.is_check and found.user_id == current_user.id else None,
     )
