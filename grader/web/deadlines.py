@@ -60,6 +60,10 @@ class ExtensionForm(FlaskForm):
     reason = StringField("Reason", validators=[Length(max=500)])
 
 
+EXTENSION = "extension"
+"""The extension form's prefix: its fields' names and ids stay apart from the dates'."""
+
+
 class RemoveForm(FlaskForm):
     """Remove an extension: the CSRF token only."""
 
@@ -132,7 +136,7 @@ class DueView:
             return None
         if found.opens_at is not None and self.now < aware(found.opens_at):
             return Markup("Not open yet: it opens ") + time_html(found.opens_at, True, self.now)
-        return Markup("Closed: no late submissions (it was due ") + self._due() + Markup(").")
+        return Markup("Closed: no late submissions; it was due ") + self._due() + Markup(".")
 
     @property
     def not_open(self) -> bool:
@@ -202,13 +206,17 @@ def due_views(session: Session, exercises: list[Exercise], user_id: int) -> dict
 @blueprint.app_template_filter("late_score")
 def late_score(attempt: AttemptScore | None) -> Markup:
     """A late attempt's raw score and its score after the policy, with why:
-    "7 → 6.3 after 1 day late, -10 %"; "late" alone when the policy takes nothing."""
+    "7 → 6.3 after 1 day late, -10 %"; "late, 1 day after the due date" when the policy
+    takes nothing."""
     if attempt is None or not attempt.lateness.late:
         return Markup("")
     lateness = attempt.lateness
     days = f"{lateness.days} day{'' if lateness.days == 1 else 's'} late"
     if lateness.penalty <= 0 or attempt.raw_score is None or attempt.score is None:
-        return Markup(f'<span class="late-note"><span class="badge late">late</span> {days}</span>')
+        after = f"{lateness.days} day{'' if lateness.days == 1 else 's'} after the due date"
+        return Markup(
+            f'<span class="late-note"><span class="badge late">late</span> {after}</span>'
+        )
     return Markup(
         f'<span class="late-note"><span class="badge late">late</span> '
         f"{attempt.raw_score:g} → {attempt.score:g} after {days}, "
@@ -266,7 +274,7 @@ def panel(
     else:
         utc_values = {}
     students = _students(session, exercise.course_id)
-    extension_form = extension_form or ExtensionForm(formdata=None)
+    extension_form = extension_form or ExtensionForm(formdata=None, prefix=EXTENSION)
     extension_form.student.choices = [(0, "Choose a student")] + [
         (student.id, f"{student.name} ({student.email})") for student in students
     ]
@@ -328,7 +336,7 @@ def set_dates(exercise_id: int) -> Response | tuple[str, int]:
 def grant(exercise_id: int) -> Response | tuple[str, int]:
     exercise = _exercise(exercise_id)
     session = db_session()
-    form = ExtensionForm()
+    form = ExtensionForm(prefix=EXTENSION)
     students = {student.id: student for student in _students(session, exercise.course_id)}
     if not form.validate_on_submit():
         return _again(exercise, extension_form=form)

@@ -23,8 +23,9 @@ from grader.models import (
     utcnow,
 )
 from grader.models.base import aware
+from grader.services.grades import AttemptScore, Lateness
 from grader.services.submissions import submit
-from grader.web.deadlines import from_now, to_utc
+from grader.web.deadlines import from_now, late_score, to_utc
 from tests.grader.conftest import UserFactory, csrf_token
 from tests.grader.instructor.helpers import login
 
@@ -137,22 +138,34 @@ def test_an_extension_is_granted_audited_told_and_removed(
     exercise = _exercise(database, course)
     login(client, teacher)
     url = f"/teach/exercises/{exercise.id}/extensions"
-    data = {"csrf_token": csrf_token(client), "time_zone": "UTC", "reason": "ill"}
+    data = {
+        "csrf_token": csrf_token(client),
+        "extension-time_zone": "UTC",
+        "extension-reason": "ill",
+    }
 
-    no_due = client.post(url, data={**data, "student": student.id, "due_at": "2026-12-08T12:00"})
+    no_due = client.post(
+        url, data={**data, "extension-student": student.id, "extension-due_at": "2026-12-08T12:00"}
+    )
     assert no_due.status_code == 422 and "no due date to extend" in no_due.get_data(as_text=True)
     _dates(client, exercise.id, due_at="2026-12-05T23:59", time_zone="UTC")
     page = client.get(f"/teach/exercises/{exercise.id}/").get_data(as_text=True)
     assert "Grace Hopper" in page and outsider.name not in page
 
-    stranger = client.post(url, data={**data, "student": outsider.id, "due_at": "2026-12-08T12:00"})
+    stranger = client.post(
+        url, data={**data, "extension-student": outsider.id, "extension-due_at": "2026-12-08T12:00"}
+    )
     assert stranger.status_code == 422
     assert "one of the course" in stranger.get_data(as_text=True)
-    earlier = client.post(url, data={**data, "student": student.id, "due_at": "2026-12-04T12:00"})
+    earlier = client.post(
+        url, data={**data, "extension-student": student.id, "extension-due_at": "2026-12-04T12:00"}
+    )
     assert earlier.status_code == 422
     assert "later than the exercise" in earlier.get_data(as_text=True)
 
-    granted = client.post(url, data={**data, "student": student.id, "due_at": "2026-12-08T12:00"})
+    granted = client.post(
+        url, data={**data, "extension-student": student.id, "extension-due_at": "2026-12-08T12:00"}
+    )
     assert granted.status_code == 302
     with database.session() as session:
         (extension,) = session.scalars(select(Extension)).all()
@@ -270,3 +283,15 @@ def test_a_closed_exercise_disables_submitting_and_refuses_in_words(
     page = client.get(f"/exercises/{exercise.id}").get_data(as_text=True)
     assert "Not open yet: it opens <time" in page
     assert "in 3 days" in page or "in 2 days" in page
+
+
+def test_a_late_attempt_s_score_in_words() -> None:
+    def attempt(raw: float | None, days: int, penalty: float) -> AttemptScore:
+        lateness = Lateness(days > 0, days, penalty)
+        return AttemptScore(1, 1, utcnow(), "passed", raw, 10.0, lateness, raw is not None)
+
+    assert late_score(attempt(7.0, 0, 0.0)) == ""
+    assert late_score(None) == ""
+    assert "7 → 6.3 after 1 day late, &minus;10 %" in late_score(attempt(7.0, 1, 10.0))
+    assert "3 days after the due date" in late_score(attempt(7.0, 3, 0.0))
+    assert "1 day after the due date" in late_score(attempt(None, 1, 10.0))  # not graded yet
