@@ -30,7 +30,7 @@ from grader.models import (
     User,
     utcnow,
 )
-from grader.services import deadlines, identities
+from grader.services import deadlines, identities, join_codes
 
 LTI = "https://purl.imsglobal.org/spec/lti/claim/"
 CONTEXT_CLAIM = LTI + "context"
@@ -129,7 +129,7 @@ def account_to_link(
 def _join_code(session: Session) -> str:
     while True:
         code = "LTI-" + secrets.token_hex(5).upper()
-        if session.scalar(select(Course.id).where(Course.join_code == code)) is None:
+        if not join_codes.is_taken(session, code):
             return code
 
 

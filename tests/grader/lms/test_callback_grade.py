@@ -36,13 +36,14 @@ def test_a_late_attempt_is_called_back_with_its_penalty(
     make_user: UserFactory,
     receiver: Receiver,
 ) -> None:
+    due = utcnow() - timedelta(hours=25)
     with database.session() as session:
         exercise = session.scalars(
             select(Exercise).where(
                 Exercise.course_id == course.id, Exercise.slug == "aima-fig5.2-alphabeta"
             )
         ).one()
-        exercise.due_at = utcnow() - timedelta(hours=25)
+        exercise.due_at = due
         exercise.due_origin = INSTRUCTOR_ORIGIN
         exercise.late_policy = LatePolicy.PENALTY
         exercise.late_penalty_per_day, exercise.late_penalty_cap = 10.0, 50.0
@@ -54,14 +55,16 @@ def test_a_late_attempt_is_called_back_with_its_penalty(
     assert report is not None and report["score"] == 100
     (got,) = receiver.got
     assert got.verified, got.problem
-    assert got.payload["data"]["grade"] == {
+    grade = got.payload["data"]["grade"]
+    assert grade["attempt"] == {
+        "attempt": 1,
+        "raw_score": 100,
         "score": pytest.approx(80.0),
-        "max_score": 100,
-        "overridden": False,
         "late": True,
         "days_late": 2,
         "penalty_percent": 20.0,
-        "raw_score": 100,
-        "attempt_score": pytest.approx(80.0),
     }
+    assert (grade["score"], grade["max_score"]) == (pytest.approx(80.0), 100)
+    assert (grade["overridden"], grade["extended"], grade["best_attempt"]) == (False, False, 1)
+    assert grade["due_at"] == due.isoformat().replace("+00:00", "Z")
     assert got.payload["data"]["report"]["score"] == 100  # the report stays the grader's

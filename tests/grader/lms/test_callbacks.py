@@ -288,11 +288,18 @@ def test_a_graded_submission_is_called_back_once_signed_with_its_report(
             "score": report["score"],
             "max_score": report["max_score"],
             "overridden": False,
-            "late": False,
-            "days_late": 0,
-            "penalty_percent": 0.0,
-            "raw_score": report["score"],
-            "attempt_score": report["score"],
+            "comment": None,
+            "due_at": None,
+            "extended": False,
+            "best_attempt": 1,
+            "attempt": {
+                "attempt": 1,
+                "raw_score": report["score"],
+                "score": report["score"],
+                "late": False,
+                "days_late": 0,
+                "penalty_percent": 0.0,
+            },
         },
     }
     assert report["verdict"] == "passed" and report["cases"][0]["nodes"]
