@@ -119,7 +119,7 @@ def set_rules(session: Session, exercise: Exercise, actor: User, rules: Rules) -
     )
     message = f"The dates of {exercise.title} changed: {summary(rules)}"
     _tell(session, exercise, _students(session, exercise.course_id), "deadline", message)
-    return _sync(session, exercise, scores, "deadline changed")
+    return _sync(session, exercise, scores, "deadline")
 
 
 def set_lti_due(session: Session, exercise: Exercise, due_at: datetime) -> list[int]:
@@ -145,7 +145,7 @@ def set_lti_due(session: Session, exercise: Exercise, due_at: datetime) -> list[
         after={"due_at": _iso(due_at), "due_origin": LTI_ORIGIN},
         source="lti launch",
     )
-    return _sync(session, exercise, scores, "deadline changed")
+    return _sync(session, exercise, scores, "deadline")
 
 
 def grant_extension(
@@ -184,7 +184,7 @@ def grant_extension(
     )
     message = f"You have an extension on {exercise.title}: it is due {_words(due_at)}."
     _tell(session, exercise, [student_id], "extension", message)
-    return _sync(session, exercise, scores, "extension granted")
+    return _sync(session, exercise, scores, "extension")
 
 
 def remove_extension(
@@ -210,7 +210,7 @@ def remove_extension(
     due = "has no due date" if exercise.due_at is None else f"is due {_words(exercise.due_at)}"
     message = f"Your extension on {exercise.title} was removed: it {due}."
     _tell(session, exercise, [student_id], "extension", message)
-    return _sync(session, exercise, scores, "extension removed")
+    return _sync(session, exercise, scores, "extension")
 
 
 def summary(rules: Rules) -> str:
