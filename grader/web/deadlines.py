@@ -177,7 +177,9 @@ class DueView:
             return Markup('<span class="muted">no due date</span>')
         if self.overdue and found.policy == LatePolicy.REFUSE:
             return Markup("Closed: was due ") + self._due()
-        head = "Your extension: due " if found.extended else "Due "
+        head = "Due " if not self.overdue else "Was due "
+        if found.extended:
+            head = "Your extension: " + head.lower()
         return Markup(head) + self._due()
 
 

@@ -1,7 +1,8 @@
 """Deadlines in a real Chromium against the real app, a real Celery worker, PostgreSQL and
 Redis. An instructor in Paris sets a due date in the past with a penalty policy (entered in
 local time, stored in UTC); a student submits late and sees the penalty, as does the
-instructor; an extension lifts it; a refusing policy refuses the next attempt in words.
+instructor (on the submission and in the grade book's CSV); an extension lifts it; a refusing
+policy refuses the next attempt in words.
 Screenshots go to ``artifacts/browser/deadlines-*.png``."""
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from grader.db import Database
 from grader.models import Course, Exercise, Extension, Membership, Role, User
 from grader.models.base import aware
 from grader.web import create_app
-from tests.chromium import chromium, screenshot, served, sign_in
+from tests.chromium import axe_violations, chromium, screenshot, served, sign_in
 from tests.integration.conftest import ROOT, Worker, exercise_of, service_settings
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser]
@@ -149,6 +150,7 @@ def test_a_late_submission_is_penalised_lifted_by_an_extension_then_refused(
         field = driver.find_element(By.ID, "due_at").get_attribute("value")
         assert field == due.astimezone(PARIS).strftime("%Y-%m-%dT%H:%M")  # back in Paris time
         screenshot(driver, "deadlines-instructor-form")
+        assert axe_violations(driver) == []
 
         # The student submits late and sees the penalty.
         _as(driver, site, site.student)
@@ -165,6 +167,12 @@ def test_a_late_submission_is_penalised_lifted_by_an_extension_then_refused(
         attempts = driver.find_element(By.CSS_SELECTOR, "table.attempts").text
         assert "100 → 90" in attempts
         screenshot(driver, "deadlines-student-late")
+        driver.get(f"{site.base}/")
+        row_due = f"//a[@href='/exercises/{site.exercise_id}']/ancestor::tr/td[@class='due']"
+        assert "hours ago" in driver.find_element(By.XPATH, row_due).text
+        assert axe_violations(driver) == []
+        screenshot(driver, "deadlines-student-home")
+        driver.get(submission_url)
 
         # The instructor sees it too: on the submission and in the grade book.
         _as(driver, site, site.instructor)
@@ -172,9 +180,9 @@ def test_a_late_submission_is_penalised_lifted_by_an_extension_then_refused(
         assert (
             "100 → 90 after 1 day late" in driver.find_element(By.CSS_SELECTOR, ".late-line").text
         )
-        rows = _csv_rows(driver, site)
-        (row,) = [row for row in rows if row["email"] == site.student]
-        assert row["latest score"] == "100"  # the raw score; the late columns are the roster's
+        (row,) = [row for row in _csv_rows(driver, site) if row["email"] == site.student]
+        assert (row["grade"], row["latest score"], row["max score"]) == ("90", "90", "100")
+        assert (row["late"], row["days late"], row["penalty %"]) == ("yes", "1", "10")
 
         # An extension for the student lifts the penalty.
         driver.get(f"{site.base}/teach/exercises/{site.exercise_id}/")
@@ -193,6 +201,9 @@ def test_a_late_submission_is_penalised_lifted_by_an_extension_then_refused(
         _wait_text(driver, ".flash", "has an extension", 10)
         assert site.student_name in driver.find_element(By.CSS_SELECTOR, "table.extensions").text
         screenshot(driver, "deadlines-instructor-extension")
+        (row,) = [row for row in _csv_rows(driver, site) if row["email"] == site.student]
+        assert (row["grade"], row["late"], row["penalty %"]) == ("100", "no", "0")
+        assert row["extension due (UTC)"]
         _as(driver, site, site.student)
         driver.get(submission_url)
         assert not driver.find_elements(By.CSS_SELECTOR, ".late-line")
