@@ -45,7 +45,7 @@ from grader.services.deliveries import (
     register_grade_event_maker,
     register_sender,
 )
-from grader.services.grades import StudentGrade, grade_json
+from grader.services.grades import StudentGrade, grade_json, student_grade
 from grader.services.results import load_report
 from reference.report import Report, RunVerdict
 
@@ -127,8 +127,8 @@ def callback_payload(
     origin: LmsSubmission | None = None,
 ) -> dict[str, Any]:
     """The event's JSON: its type, when it happened, the submission and the run's stored
-    report, and what the LMS sent the submission with (its user id, its context, its
-    webhook-id)."""
+    report, the student's grade after the late policy (:func:`grade_json`), and what
+    the LMS sent the submission with (its user id, its context, its webhook-id)."""
     report = load_report(session, run)
     if report is None:  # a run that ended in internal_error before any report
         report = Report(
@@ -140,6 +140,11 @@ def callback_payload(
             cases=[],
         )
     document, omitted = _fitted(report, submission.id)
+    exercise = run.version.exercise
+    grade = student_grade(session, exercise, submission.user_id)
+    attempt = next(
+        (found for found in grade.attempts if found.submission_id == submission.id), None
+    )
     data: dict[str, Any] = {
         "submission_id": submission.id,
         "attempt": submission.attempt,
@@ -148,6 +153,7 @@ def callback_payload(
         "context_id": (origin.context_id or None) if origin is not None else None,
         "webhook_id": origin.webhook_id if origin is not None else None,
         "report": document,
+        "grade": grade_json(grade, attempt),
     }
     if omitted is not None:
         data["report_truncated"] = omitted

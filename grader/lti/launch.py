@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from pylti1p3.roles import TeacherRole, TeachingAssistantRole
@@ -29,7 +30,7 @@ from grader.models import (
     User,
     utcnow,
 )
-from grader.services import identities, join_codes, permissions
+from grader.services import deadlines, identities, join_codes, permissions
 
 LTI = "https://purl.imsglobal.org/spec/lti/claim/"
 CONTEXT_CLAIM = LTI + "context"
@@ -39,6 +40,10 @@ AGS_CLAIM = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
 EXERCISE_PARAMETER = "exercise"
 """The custom parameter naming the exercise's slug (``exercise=aima-fig5.2-alphabeta``)."""
+DUE_PARAMETERS = ("due_at", "lineitem_end", "end_date_time", "enddatetime", "due_date")
+"""Custom parameters that may carry the link's due date, first found wins: platforms fill
+them by substitution (``due_at=$ResourceLink.submission.endDateTime``, or the line item's
+``endDateTime``)."""
 
 
 class LaunchRefused(Exception):
@@ -54,6 +59,8 @@ class Accepted:
     user: User
     course: Course
     exercise: Exercise
+    deliveries: list[int] = field(default_factory=list)
+    """LMS deliveries to send after the commit (grades a due date from the launch moved)."""
 
 
 def teaches(claims: Mapping[str, Any]) -> bool:
@@ -174,6 +181,23 @@ def requested_exercise(claims: Mapping[str, Any]) -> tuple[str | None, str | Non
     return slug, title
 
 
+def launch_due(claims: Mapping[str, Any]) -> datetime | None:
+    """The due date the launch carries in a custom parameter (ISO 8601; a time without a
+    zone is read as UTC), or None: none given, left unsubstituted (``$ResourceLink...``)
+    or unreadable."""
+    custom = _claim(claims, CUSTOM_CLAIM)
+    for name in DUE_PARAMETERS:
+        value = _text(custom.get(name), 64)
+        if not value or value.startswith("$"):
+            continue
+        try:
+            moment = datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
+        except ValueError:
+            continue
+        return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+    return None
+
+
 def record_launch(
     session: Session,
     platform: LtiPlatform,
@@ -236,5 +260,8 @@ def accept(
             "instructor; your earlier submissions, if any, stay in the grader."
         )
     record_launch(session, platform, user, exercise, claims)
+    due = launch_due(claims)
+    # An instructor's own due date always wins over the platform's (set_lti_due checks).
+    sent = [] if due is None else deadlines.set_lti_due(session, exercise, due)
     session.flush()
-    return Accepted(user, course, exercise)
+    return Accepted(user, course, exercise, sent)

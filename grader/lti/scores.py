@@ -44,7 +44,7 @@ from grader.services.deliveries import (
     register_grade_event_maker,
     register_sender,
 )
-from grader.services.grades import StudentGrade
+from grader.services.grades import StudentGrade, student_grade
 
 log = logging.getLogger(__name__)
 
@@ -67,18 +67,27 @@ def timestamp(moment: datetime | None) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds")
 
 
-def score_payload(run: GradingRun, subject: str) -> dict[str, Any]:
-    """The AGS score of ``run`` for the platform's user ``subject``."""
-    grade = (
+def score_payload(
+    run: GradingRun, subject: str, grade: StudentGrade | None = None
+) -> dict[str, Any]:
+    """The AGS score for the platform's user ``subject`` after ``run``: the student's
+    ``grade`` (an override's, else the best attempt's after the late policy, see
+    :mod:`grader.services.grades`), or the run's own score without one."""
+    given, maximum = run.score, run.max_score
+    if grade is not None and grade.score is not None:
+        given, maximum = grade.score, grade.max_score
+    score = (
         Grade()
         .set_user_id(subject)
-        .set_score_given(float(run.score or 0.0))
-        .set_score_maximum(float(run.max_score or 0.0))
+        .set_score_given(float(given or 0.0))
+        .set_score_maximum(float(maximum or 0.0))
         .set_activity_progress("Completed")
         .set_grading_progress("FullyGraded")
         .set_timestamp(timestamp(run.finished_at))
     )
-    payload: dict[str, Any] = json.loads(grade.get_value())
+    payload: dict[str, Any] = json.loads(score.get_value())
+    if grade is not None and grade.override is not None:
+        payload["comment"] = grade.override.comment[:1000]
     return payload
 
 
@@ -142,25 +151,19 @@ def make_grade_scores(
 
 def make_scores(session: Session, run: GradingRun) -> list[Delivery]:
     """The scores a graded run calls for: one per platform the student launched it from
-    with a line item and the score scope."""
+    with a line item and the score scope, each the student's grade after this run."""
     if run.state != RunState.GRADED or run.score is None or run.max_score is None:
         return []
     submission = session.get(Submission, run.submission_id)
     if submission is None:
         return []
-    launches = session.scalars(
-        select(LtiLaunch)
-        .where(
-            LtiLaunch.user_id == submission.user_id,
-            LtiLaunch.exercise_id == submission.exercise_id,
-            LtiLaunch.lineitem_url.is_not(None),
-        )
-        .order_by(LtiLaunch.id)
-    )
+    launches = score_launches(session, submission.user_id, submission.exercise_id)
+    if not launches:
+        return []
+    grade = student_grade(session, run.version.exercise, submission.user_id)
     made = []
     for launch in launches:
-        if SCORE_SCOPE not in (launch.ags_scopes or []) or not launch.lineitem_url:
-            continue
+        assert launch.lineitem_url is not None
         delivery = Delivery(
             kind=DeliveryKind.LTI_SCORE,
             event=EVENT,
@@ -169,7 +172,7 @@ def make_scores(session: Session, run: GradingRun) -> list[Delivery]:
             submission_id=submission.id,
             run_id=run.id,
             url=scores_url(launch.lineitem_url),
-            payload=score_payload(run, launch.subject),
+            payload=score_payload(run, launch.subject, grade),
         )
         session.add(delivery)
         made.append(delivery)

@@ -48,7 +48,8 @@ class Section(Base):
 
 
 class Extension(Base):
-    """One student's own due date on one exercise (it replaces the exercise's)."""
+    """One student's own due date on one exercise (it replaces the exercise's while it is
+    later; see :func:`grader.services.grades.deadline`)."""
 
     __tablename__ = "extensions"
     __table_args__ = (UniqueConstraint("exercise_id", "user_id"),)

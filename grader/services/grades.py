@@ -103,15 +103,25 @@ ON_TIME = Lateness(False, 0, 0.0)
 
 
 def deadline(exercise: Exercise, extension: Extension | None = None) -> Deadline:
-    """The deadline of ``exercise`` for a student with ``extension`` (or none)."""
+    """The deadline of ``exercise`` for a student with ``extension`` (or none).
+
+    An extension only ever gives time: it is in force while it is later than the
+    exercise's due date (a due date moved past it makes it moot, never shortens the
+    student's time), and an exercise without a due date has nothing to extend."""
+    course_due = exercise.due_at
+    extended = (
+        extension is not None
+        and course_due is not None
+        and aware(extension.due_at) > aware(course_due)
+    )
     return Deadline(
         opens_at=exercise.opens_at,
-        due_at=extension.due_at if extension is not None else exercise.due_at,
+        due_at=extension.due_at if extended and extension is not None else course_due,
         policy=LatePolicy(exercise.late_policy or LatePolicy.NONE),
         penalty_per_day=exercise.late_penalty_per_day or 0.0,
         penalty_cap=100.0 if exercise.late_penalty_cap is None else exercise.late_penalty_cap,
-        extended=extension is not None,
-        course_due_at=exercise.due_at,
+        extended=extended,
+        course_due_at=course_due,
     )
 
 

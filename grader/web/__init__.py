@@ -57,6 +57,7 @@ def create_app(
         api,
         auth,
         course_admin,
+        deadlines,
         deliveries,
         errors,
         instructor,
@@ -74,6 +75,7 @@ def create_app(
     app.register_blueprint(instructor.blueprint)
     app.register_blueprint(course_admin.blueprint)
     app.register_blueprint(regrades.blueprint)
+    app.register_blueprint(deadlines.blueprint)
     app.register_blueprint(roster.blueprint)
     app.register_blueprint(ops.blueprint)
     app.register_blueprint(api.blueprint, url_prefix="/api/v1")

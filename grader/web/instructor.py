@@ -200,7 +200,15 @@ def _upload_page(
 @blueprint.route("/exercises/<int:exercise_id>/")
 @role_required(Role.INSTRUCTOR)
 def exercise_page(exercise_id: int) -> str:
-    exercise = _exercise(exercise_id)
+    return exercise_view(_exercise(exercise_id))
+
+
+def exercise_view(exercise: Exercise, **panels: object) -> str:
+    """The exercise's page; ``panels`` replace the default of a section (a form with its
+    errors)."""
+    from grader.web import deadlines  # its views render this page again on an error
+
+    panels.setdefault("deadlines", deadlines.panel(exercise))
     versions = (
         db_session()
         .scalars(
@@ -218,6 +226,7 @@ def exercise_page(exercise_id: int) -> str:
         versions=versions,
         form=ActionForm(),
         status_words=lifecycle.STATUS_WORDS,
+        **panels,
     )
 
 

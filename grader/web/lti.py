@@ -48,7 +48,7 @@ from grader.models.base import aware
 from grader.services import identities
 from grader.web import limits
 from grader.web.auth import password_matches, sign_in
-from grader.web.context import db_session, role_required, settings
+from grader.web.context import db_session, queue, role_required, settings
 
 blueprint = Blueprint("lti", __name__)
 blueprint.register_error_handler(RateLimitExceeded, limits.too_many_sign_ins)
@@ -372,6 +372,7 @@ def _accept(platform: LtiPlatform, claims: dict[str, Any]) -> Accepted | str:
     for attempt in (1, 2):
         try:
             accepted = accept(session, settings(), platform, claims)
+            queue().deliver_after_commit(session, accepted.deliveries)
             session.commit()  # here: a collision is told apart by the commit's error
             return accepted
         except LaunchRefused as refused:

@@ -36,6 +36,7 @@ from grader.models.base import aware
 from grader.models.submissions import SubmissionKind
 from grader.services import notices, overrides, permissions, sections
 from grader.services.exercise_store import load_version
+from grader.services.grades import AttemptScore, student_grade
 from grader.services.runs import queue_position
 from grader.services.submissions import (
     SubmissionRefused,
@@ -44,6 +45,7 @@ from grader.services.submissions import (
     submit,
 )
 from grader.web.context import db_session, queue, settings
+from grader.web.deadlines import due_view, due_views
 from grader.web.submission_view import FINISHED, feedback_parts
 from grader.web.treesvg import tree_svg
 from reference.algorithms import ALGORITHMS
@@ -210,6 +212,11 @@ def home() -> str:
             key=sections.exercise_order,
         )
     standings = _standings(current_user.id, [exercise.id for exercise in exercises])
+    for exercise in exercises:
+        found = standings.get(exercise.id)
+        if found is not None and exercise.due_at is not None:  # the best after the policy
+            grade = student_grade(session, exercise, current_user.id)
+            found.best, found.max_score = grade.score, grade.max_score
     return render_template(
         "student/home.html",
         courses=courses,
@@ -217,6 +224,7 @@ def home() -> str:
         archived=archived,
         standings=standings,
         unseen=notices.unseen_counts(session, current_user.id),
+        due=due_views(session, list(exercises), current_user.id),
     )
 
 
@@ -319,6 +327,12 @@ def _attempts(user_id: int, exercise_id: int) -> list[Submission]:
     )
 
 
+def _scores(exercise: Exercise, user_id: int) -> dict[int, AttemptScore]:
+    """Each attempt's score after the late policy, by submission id."""
+    grade = student_grade(db_session(), exercise, user_id)
+    return {attempt.submission_id: attempt for attempt in grade.attempts}
+
+
 @dataclass(frozen=True, slots=True)
 class _Fixed:
     """The parts of an exercise page that only its version decides."""
@@ -383,6 +397,8 @@ def _exercise_page(
         next_check=checks.next_allowed,
         checks_per_hour=settings().checks_per_hour,
         attempts=_attempts(user_id, exercise.id),
+        due=due_view(session, exercise, user_id),
+        scores=_scores(exercise, user_id),
         override=overrides.standing(session, exercise.id, user_id),
         notices=shown,
         open_for_submissions=permissions.may_submit_to(exercise),
@@ -523,6 +539,7 @@ def submission(submission_id: int) -> str:
         **feedback_parts(session, settings(), found, exercise_),
         status=_status(found),
         attempts=_attempts(found.user_id, found.exercise_id),
+        scores=_scores(exercise_, found.user_id),
         resubmit=ResubmitForm() if found.is_check and own and open_for_submissions else None,
         override=overrides.standing(session, found.exercise_id, found.user_id),
         notices=shown,

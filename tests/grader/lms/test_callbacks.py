@@ -284,6 +284,23 @@ def test_a_graded_submission_is_called_back_once_signed_with_its_report(
         "context_id": "course-42",
         "webhook_id": f"msg_in_{submission_id}",
         "report": report,
+        "grade": {
+            "score": report["score"],
+            "max_score": report["max_score"],
+            "overridden": False,
+            "comment": None,
+            "due_at": None,
+            "extended": False,
+            "best_attempt": 1,
+            "attempt": {
+                "attempt": 1,
+                "raw_score": report["score"],
+                "score": report["score"],
+                "late": False,
+                "days_late": 0,
+                "penalty_percent": 0.0,
+            },
+        },
     }
     assert report["verdict"] == "passed" and report["cases"][0]["nodes"]
 

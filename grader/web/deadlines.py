@@ -1,0 +1,382 @@
+"""Deadlines on the pages: the instructor's forms for an exercise's dates, late policy and
+students' extensions, and what the students' pages say about when an exercise is due and
+what a late attempt costs.
+
+Times are entered in the instructor's own time zone (a ``datetime-local`` input and the
+browser's IANA zone in a hidden field, filled by ``static/js/localtime.js``), stored in
+UTC, and shown as ``<time>`` elements that the same script turns into the viewer's time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from flask import Blueprint, abort, flash, redirect, url_for
+from flask_login import current_user
+from flask_wtf import FlaskForm
+from markupsafe import Markup, escape
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+from werkzeug.wrappers import Response
+from wtforms import DateTimeLocalField, FloatField, HiddenField, SelectField, StringField
+from wtforms.validators import InputRequired, Length, Optional
+
+from grader.models import Exercise, Extension, LatePolicy, Membership, Role, User, utcnow
+from grader.models.base import aware
+from grader.services import deadlines, permissions
+from grader.services.grades import AttemptScore, Deadline, deadline, deadline_for
+from grader.web.context import db_session, queue, role_required
+
+blueprint = Blueprint("deadlines", __name__, url_prefix="/teach")
+
+LOCAL_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S"]
+POLICIES = [
+    (LatePolicy.NONE.value, "Accept late submissions, marked late, without a penalty"),
+    (LatePolicy.PENALTY.value, "Accept them with a penalty per started day late"),
+    (LatePolicy.REFUSE.value, "Refuse submissions after the due date"),
+]
+
+
+class DatesForm(FlaskForm):
+    opens_at = DateTimeLocalField("Opens at", format=LOCAL_FORMATS, validators=[Optional()])
+    due_at = DateTimeLocalField("Due at", format=LOCAL_FORMATS, validators=[Optional()])
+    time_zone = HiddenField(default="UTC")
+    late_policy = SelectField("Late submissions", choices=POLICIES, default=LatePolicy.NONE)
+    penalty_per_day = FloatField("Penalty per started day (%)", validators=[Optional()])
+    penalty_cap = FloatField("At most (%)", validators=[Optional()])
+
+
+class ExtensionForm(FlaskForm):
+    student = SelectField("Student", coerce=int, validate_choice=False)
+    due_at = DateTimeLocalField(
+        "New due date",
+        format=LOCAL_FORMATS,
+        validators=[InputRequired("Give the student's new due date.")],
+    )
+    time_zone = HiddenField(default="UTC")
+    reason = StringField("Reason", validators=[Length(max=500)])
+
+
+EXTENSION = "extension"
+"""The extension form's prefix: its fields' names and ids stay apart from the dates'."""
+
+
+class RemoveForm(FlaskForm):
+    """Remove an extension: the CSRF token only."""
+
+
+# -- times -----------------------------------------------------------------------------
+
+
+def zone(name: str | None) -> ZoneInfo:
+    """The IANA time zone ``name`` (the browser's), or UTC when it is missing or unknown."""
+    try:
+        return ZoneInfo((name or "UTC").strip() or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def to_utc(local: datetime | None, zone_name: str | None) -> datetime | None:
+    """A wall-clock time entered in ``zone_name``, in UTC."""
+    if local is None:
+        return None
+    return local.replace(tzinfo=zone(zone_name)).astimezone(UTC)
+
+
+def time_html(moment: datetime, relative: bool = False, now: datetime | None = None) -> Markup:
+    """A ``<time>`` showing ``moment`` in UTC, which ``localtime.js`` shows in the viewer's
+    time zone (keeping the UTC text as its title); ``relative`` adds "(in 2 days)"."""
+    moment = aware(moment).astimezone(UTC)
+    text = f"{moment:%a} {moment.day} {moment:%b %Y}, {moment:%H:%M} UTC"
+    iso = moment.isoformat(timespec="seconds").replace("+00:00", "Z")
+    html = f'<time datetime="{iso}" data-local>{escape(text)}</time>'
+    if relative:
+        html += f" ({escape(from_now(moment, now or utcnow()))})"
+    return Markup(html)
+
+
+UNITS = (("day", 86400), ("hour", 3600), ("minute", 60))
+
+
+def from_now(moment: datetime, now: datetime) -> str:
+    """How far ``moment`` is from ``now``, in words: "in 2 days", "3 hours ago"."""
+    seconds = (aware(moment) - aware(now)).total_seconds()
+    size = abs(seconds)
+    found = [(unit, length) for unit, length in UNITS if size >= length]
+    if not found:
+        return "now"
+    unit, length = found[0]
+    count = int(size // length)
+    words = f"{count} {unit}{'' if count == 1 else 's'}"
+    return f"in {words}" if seconds > 0 else f"{words} ago"
+
+
+def _local_value(moment: datetime | None) -> str:
+    return "" if moment is None else f"{aware(moment).astimezone(UTC):%Y-%m-%dT%H:%M}"
+
+
+# -- the students' pages ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DueView:
+    """What a student's pages say about an exercise's dates."""
+
+    deadline: Deadline
+    now: datetime
+
+    @property
+    def refusal(self) -> Markup | None:
+        """Why an attempt now is refused, in words with times (None: it is accepted)."""
+        found = self.deadline
+        if found.refuses(self.now) is None:
+            return None
+        if found.opens_at is not None and self.now < aware(found.opens_at):
+            return Markup("Not open yet: it opens ") + time_html(found.opens_at, True, self.now)
+        return Markup("Closed: no late submissions; it was due ") + self._due() + Markup(".")
+
+    @property
+    def not_open(self) -> bool:
+        opens = self.deadline.opens_at
+        return opens is not None and self.now < aware(opens)
+
+    @property
+    def overdue(self) -> bool:
+        due = self.deadline.due_at
+        return due is not None and self.now > aware(due)
+
+    def _due(self) -> Markup:
+        assert self.deadline.due_at is not None
+        return time_html(self.deadline.due_at, True, self.now)
+
+    def lines(self) -> list[Markup]:
+        """The exercise page's sentences: opening, due date, extension, policy."""
+        found = self.deadline
+        lines: list[Markup] = []
+        if self.not_open and found.opens_at is not None:
+            lines.append(Markup("Opens ") + time_html(found.opens_at, True, self.now))
+        if found.due_at is None:
+            return lines
+        if found.extended and found.course_due_at is not None:
+            lines.append(Markup("Your extension: due ") + self._due())
+            lines.append(Markup("(Everyone else: due ") + time_html(found.course_due_at) + ")")
+        else:
+            lines.append((Markup("Was due ") if self.overdue else Markup("Due ")) + self._due())
+        lines.append(Markup(escape(deadlines.policy_words(found))))
+        return lines
+
+    def short(self) -> Markup:
+        """One cell of the exercise list."""
+        found = self.deadline
+        if self.not_open and found.opens_at is not None:
+            return Markup("Opens ") + time_html(found.opens_at, True, self.now)
+        if found.due_at is None:
+            return Markup('<span class="muted">no due date</span>')
+        if self.overdue and found.policy == LatePolicy.REFUSE:
+            return Markup("Closed: was due ") + self._due()
+        head = "Due " if not self.overdue else "Was due "
+        if found.extended:
+            head = "Your extension: " + head.lower()
+        return Markup(head) + self._due()
+
+
+def due_view(session: Session, exercise: Exercise, user_id: int) -> DueView:
+    return DueView(deadline_for(session, exercise, user_id), utcnow())
+
+
+def due_views(session: Session, exercises: list[Exercise], user_id: int) -> dict[int, DueView]:
+    """Each exercise's :class:`DueView` for ``user_id``, their extensions read at once."""
+    extensions = {
+        row.exercise_id: row
+        for row in session.scalars(
+            select(Extension).where(
+                Extension.user_id == user_id,
+                Extension.exercise_id.in_([exercise.id for exercise in exercises]),
+            )
+        )
+    }
+    now = utcnow()
+    return {
+        exercise.id: DueView(deadline(exercise, extensions.get(exercise.id)), now)
+        for exercise in exercises
+    }
+
+
+@blueprint.app_template_filter("late_score")
+def late_score(attempt: AttemptScore | None) -> Markup:
+    """A late attempt's raw score and its score after the policy, with why:
+    "7 → 6.3 after 1 day late, -10 %"; "late, 1 day after the due date" when the policy
+    takes nothing."""
+    if attempt is None or not attempt.lateness.late:
+        return Markup("")
+    lateness = attempt.lateness
+    days = f"{lateness.days} day{'' if lateness.days == 1 else 's'} late"
+    if lateness.penalty <= 0 or attempt.raw_score is None or attempt.score is None:
+        after = f"{lateness.days} day{'' if lateness.days == 1 else 's'} after the due date"
+        return Markup(
+            f'<span class="late-note"><span class="badge late">late</span> {after}</span>'
+        )
+    return Markup(
+        f'<span class="late-note"><span class="badge late">late</span> '
+        f"{attempt.raw_score:g} → {attempt.score:g} after {days}, "
+        f"&minus;{lateness.penalty:g} %</span>"
+    )
+
+
+@blueprint.app_template_global("local_time")
+def local_time(moment: datetime | None, relative: bool = False) -> Markup:
+    return Markup("") if moment is None else time_html(moment, relative)
+
+
+# -- the instructor's pages ------------------------------------------------------------
+
+
+def _exercise(exercise_id: int) -> Exercise:
+    session = db_session()
+    exercise = session.get(Exercise, exercise_id)
+    if exercise is None or not permissions.may_change_exercise(session, current_user, exercise):
+        abort(404)
+    return exercise
+
+
+def _students(session: Session, course_id: int) -> list[User]:
+    return list(
+        session.scalars(
+            select(User)
+            .join(Membership, Membership.user_id == User.id)
+            .where(Membership.course_id == course_id, Membership.role == Role.STUDENT)
+            .order_by(User.name, User.id)
+        )
+    )
+
+
+def panel(
+    exercise: Exercise,
+    dates_form: DatesForm | None = None,
+    extension_form: ExtensionForm | None = None,
+) -> dict[str, Any]:
+    """What the exercise page's deadline section shows: the forms (filled with the stored
+    values, which the script moves into the instructor's time zone), the extensions."""
+    session = db_session()
+    rules = deadlines.Rules.of(exercise)
+    if dates_form is None:
+        dates_form = DatesForm(
+            formdata=None,
+            late_policy=rules.policy.value,
+            penalty_per_day=rules.penalty_per_day,
+            penalty_cap=rules.penalty_cap,
+        )
+        utc_values = {
+            "opens_at": _local_value(rules.opens_at),
+            "due_at": _local_value(rules.due_at),
+        }
+    else:
+        utc_values = {}
+    students = _students(session, exercise.course_id)
+    extension_form = extension_form or ExtensionForm(formdata=None, prefix=EXTENSION)
+    extension_form.student.choices = [(0, "Choose a student")] + [
+        (student.id, f"{student.name} ({student.email})") for student in students
+    ]
+    extensions = session.execute(
+        select(Extension, User)
+        .join(User, User.id == Extension.user_id)
+        .where(Extension.exercise_id == exercise.id)
+        .order_by(User.name, User.id)
+    ).all()
+    return {
+        "rules": rules,
+        "origin": exercise.due_origin,
+        "dates_form": dates_form,
+        "utc_values": utc_values,
+        "extension_form": extension_form,
+        "extensions": [(row, user, deadline(exercise, row).extended) for row, user in extensions],
+        "remove_form": RemoveForm(),
+        "policy": deadlines.policy_words(deadline(exercise)),
+    }
+
+
+def _again(exercise: Exercise, **forms: Any) -> tuple[str, int]:
+    from grader.web.instructor import exercise_view
+
+    return exercise_view(exercise, deadlines=panel(exercise, **forms)), 422
+
+
+@blueprint.route("/exercises/<int:exercise_id>/deadline", methods=["POST"])
+@role_required(Role.INSTRUCTOR)
+def set_dates(exercise_id: int) -> Response | tuple[str, int]:
+    exercise = _exercise(exercise_id)
+    form = DatesForm()
+    if not form.validate_on_submit():
+        return _again(exercise, dates_form=form)
+    policy = LatePolicy(form.late_policy.data or LatePolicy.NONE)
+    rules = deadlines.Rules(
+        opens_at=to_utc(form.opens_at.data, form.time_zone.data),
+        due_at=to_utc(form.due_at.data, form.time_zone.data),
+        policy=policy,
+        penalty_per_day=form.penalty_per_day.data or 0.0,
+        penalty_cap=100.0 if form.penalty_cap.data is None else form.penalty_cap.data,
+    )
+    problems = deadlines.problems(rules)
+    if policy == LatePolicy.REFUSE and rules.due_at is None:
+        problems["due_at"] = "Refusing late submissions needs a due date."
+    if problems:
+        for name, problem in problems.items():
+            getattr(form, name).errors = [problem]
+        return _again(exercise, dates_form=form)
+    session = db_session()
+    ids = deadlines.set_rules(session, exercise, current_user, rules)
+    queue().deliver_after_commit(session, ids)
+    flash(f"Saved the dates and late policy of {exercise.title}.", "info")
+    return redirect(url_for("instructor.exercise_page", exercise_id=exercise.id) + "#deadlines")
+
+
+@blueprint.route("/exercises/<int:exercise_id>/extensions", methods=["POST"])
+@role_required(Role.INSTRUCTOR)
+def grant(exercise_id: int) -> Response | tuple[str, int]:
+    exercise = _exercise(exercise_id)
+    session = db_session()
+    form = ExtensionForm(prefix=EXTENSION)
+    students = {student.id: student for student in _students(session, exercise.course_id)}
+    if not form.validate_on_submit():
+        return _again(exercise, extension_form=form)
+    student = students.get(form.student.data or 0)
+    due_at = to_utc(form.due_at.data, form.time_zone.data)
+    if student is None:
+        form.student.errors = ["Choose one of the course's students."]
+    if due_at is not None and exercise.due_at is not None and due_at <= aware(exercise.due_at):
+        form.due_at.errors = [
+            "An extension must be later than the exercise's due date "
+            f"({aware(exercise.due_at):%Y-%m-%d %H:%M} UTC)."
+        ]
+    if exercise.due_at is None:
+        form.due_at.errors = ["The exercise has no due date to extend: set one first."]
+    if student is None or form.due_at.errors or due_at is None:
+        return _again(exercise, extension_form=form)
+    ids = deadlines.grant_extension(
+        session, exercise, current_user, student.id, due_at, (form.reason.data or "").strip()
+    )
+    queue().deliver_after_commit(session, ids)
+    flash(f"{student.name} has an extension on {exercise.title}.", "info")
+    return redirect(url_for("instructor.exercise_page", exercise_id=exercise.id) + "#extensions")
+
+
+@blueprint.route(
+    "/exercises/<int:exercise_id>/extensions/<int:extension_id>/delete", methods=["POST"]
+)
+@role_required(Role.INSTRUCTOR)
+def remove(exercise_id: int, extension_id: int) -> Response:
+    exercise = _exercise(exercise_id)
+    session = db_session()
+    extension = session.get(Extension, extension_id)
+    if extension is None or extension.exercise_id != exercise.id:
+        abort(404)
+    if not RemoveForm().validate_on_submit():
+        abort(400)
+    student = session.get(User, extension.user_id)
+    ids = deadlines.remove_extension(session, exercise, current_user, extension)
+    queue().deliver_after_commit(session, ids)
+    flash(f"Removed the extension of {student.name if student else 'the student'}.", "info")
+    return redirect(url_for("instructor.exercise_page", exercise_id=exercise.id) + "#extensions")
