@@ -174,7 +174,11 @@ class DueView:
         if self.not_open and found.opens_at is not None:
             return Markup("Opens ") + time_html(found.opens_at, True, self.now)
         if found.due_at is None:
-            return Markup('<span class="muted">no due date</span>')
+            # A dash on the list, words for screen readers: the column fits a phone.
+            return Markup(
+                '<span aria-hidden="true">&ndash;</span>'
+                '<span class="visually-hidden">no due date</span>'
+            )
         if self.overdue and found.policy == LatePolicy.REFUSE:
             return Markup("Closed: was due ") + self._due()
         head = "Due " if not self.overdue else "Was due "
