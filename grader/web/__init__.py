@@ -54,6 +54,7 @@ def create_app(
     security.install(app, settings)
 
     from grader.web import (
+        analyses,
         api,
         auth,
         deliveries,
@@ -69,6 +70,7 @@ def create_app(
     app.register_blueprint(auth.blueprint)
     app.register_blueprint(student.blueprint)
     app.register_blueprint(instructor.blueprint)
+    app.register_blueprint(analyses.blueprint)
     app.register_blueprint(ops.blueprint)
     app.register_blueprint(api.blueprint, url_prefix="/api/v1")
     app.register_blueprint(integrations.blueprint, url_prefix="/teach/integrations")

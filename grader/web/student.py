@@ -31,8 +31,8 @@ from grader.models import (
 )
 from grader.models.base import aware
 from grader.models.submissions import SubmissionKind
-from grader.services import permissions
-from grader.services.exercise_store import load_version
+from grader.services import analyses, permissions
+from grader.services.exercise_store import outline_version
 from grader.services.results import load_report
 from grader.services.runs import queue_position
 from grader.services.submissions import (
@@ -44,7 +44,7 @@ from grader.services.submissions import (
 from grader.web.context import db_session, queue, settings
 from grader.web.feedback import TreeView, tree_views
 from grader.web.source import render_source, report_marks
-from grader.web.treesvg import tree_svg
+from grader.web.treesvg import stored_tree_svg
 from reference.algorithms import ALGORITHMS
 from reference.caching import IdentityCache
 from reference.exercises.model import Exercise as ExerciseModel
@@ -257,10 +257,19 @@ def conventions(model: ExerciseModel) -> list[tuple[str, str]]:
 
 
 def _model(exercise: Exercise, version: ExerciseVersion | None = None) -> ExerciseModel:
+    """The rules of the exercise's version (its trees are not in it: a page draws them
+    from the version's analysis, never expanding a game in a request)."""
     version = version or exercise.current_version
     if version is None:
         abort(404)
-    return load_version(settings(), exercise.slug, version)
+    return outline_version(settings(), exercise.slug, version).rules
+
+
+def _analysis(version: ExerciseVersion | None) -> analyses.AnalysisResult | None:
+    """The stored analysis of ``version`` (requested when there is none), None until done."""
+    if version is None:
+        return None
+    return analyses.result_for(db_session(), version, queue())[1]
 
 
 ATTEMPTS_SHOWN = 20
@@ -305,15 +314,19 @@ _fixed: IdentityCache[dict[str, _Fixed]] = IdentityCache(_FIXED_KEPT)
 """Each exercise model's fixed parts, by the statement shown with it (one in practice)."""
 
 
-def _fixed_parts(model: ExerciseModel, statement: str) -> _Fixed:
-    """The drawn trees, statement and conventions of ``model`` (an exercise model object is
-    never changed once loaded: they are made once per model and statement)."""
-    kept = _fixed.get(dict, model)
+def _fixed_parts(
+    model: ExerciseModel, result: analyses.AnalysisResult | None, statement: str
+) -> _Fixed:
+    """The drawn trees (from the version's analysis ``result``), statement and conventions
+    of ``model`` (neither object is changed once made: the parts are made once per model,
+    result and statement)."""
+    kept = _fixed.get(dict, model, result)
     hit = kept.get(statement)
     if hit is not None:
         return hit
+    traces = () if result is None else result.traces
     fixed = _Fixed(
-        [(entry.name, tree_svg(entry.tree, caption=entry.name)) for entry in model.trees],
+        [(trace.name, stored_tree_svg(trace.drawing, caption=trace.name)) for trace in traces],
         statement_html(statement),
         conventions(model),
     )
@@ -331,7 +344,8 @@ def _exercise_page(
     model = _model(exercise)
     session = db_session()
     version = exercise.current_version
-    fixed = _fixed_parts(model, (version.statement if version else "") or model.statement)
+    result = _analysis(version)
+    fixed = _fixed_parts(model, result, (version.statement if version else "") or model.statement)
     user_id = current_user.id
     checks = standing(session, settings(), user_id, exercise.id, kind=SubmissionKind.CHECK)
     page = render_template(
@@ -342,6 +356,7 @@ def _exercise_page(
         conventions=fixed.conventions,
         interface=GAME_INTERFACE,
         trees=fixed.trees,
+        trees_pending=result is None,
         limits=model.limits,
         output_kept=STDOUT_KEPT,
         output_cap=OUTPUT_CAP,
@@ -485,8 +500,14 @@ def submission(submission_id: int) -> str:
     report = None if run is None else load_report(db_session(), run)
     if run is not None and run.state == RunState.GRADED and report is not None:
         version = db_session().get(ExerciseVersion, run.exercise_version_id)
-        model = None if version is None else load_version(settings(), exercise_.slug, version)
-        views = tree_views(report, model)
+        trees = {}
+        if version is not None:
+            model = _model(exercise_, version)
+            result = _analysis(version)
+            # The trees the analysis kept whole (never a game expanded in a request).
+            drawings = {} if result is None else result.drawings()
+            trees = {name: kept.tree for name, kept in drawings.items() if kept.whole}
+        views = tree_views(report, trees)
     finished = run is not None and run.state in FINISHED
     marks = report_marks(report if finished else None, found.source)
     return render_template(
