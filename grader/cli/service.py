@@ -11,6 +11,7 @@ from grader.config import Settings
 from grader.db import Database
 from grader.migrate import upgrade
 from grader.models import Course, Membership, Role, User
+from grader.services import join_codes
 from grader.services.exercise_store import import_library
 
 
@@ -74,9 +75,10 @@ def create_course(
     """Create a course (idempotent by join code)."""
     settings = Settings.from_env()
     database = Database.from_settings(settings)
-    code = join_code or secrets.token_urlsafe(6)
+    code = join_codes.normalise(join_code or secrets.token_urlsafe(6))
     with database.session() as session:
-        course = session.scalar(select(Course).where(Course.join_code == code))
+        # A code taken in another case is the same code: the course is found, not doubled.
+        course = join_codes.find_course(session, code)
         if course is None:
             course = Course(title=title, join_code=code)
             session.add(course)
@@ -119,7 +121,7 @@ def demo() -> None:
         line.split(" ", 1) for line in accounts.read_text().splitlines() if " " in line
     ) if accounts.exists() else {}  # fmt: skip
     with database.session() as session:
-        course = session.scalar(select(Course).where(Course.join_code == DEMO_CODE))
+        course = join_codes.find_course(session, DEMO_CODE)
         if course is None:
             course = Course(title="Demo course", join_code=DEMO_CODE)
             session.add(course)

@@ -19,6 +19,7 @@ from typing import Any
 
 import requests
 from requests.adapters import HTTPAdapter
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 from standardwebhooks.webhooks import Webhook
 
@@ -29,6 +30,7 @@ from grader.models import (
     Delivery,
     DeliveryKind,
     DeliveryState,
+    Exercise,
     GradingRun,
     Integration,
     LmsSubmission,
@@ -36,7 +38,14 @@ from grader.models import (
     Submission,
     utcnow,
 )
-from grader.services.deliveries import DeliveryOutcome, register_event_maker, register_sender
+from grader.models.submissions import SubmissionKind
+from grader.services.deliveries import (
+    DeliveryOutcome,
+    register_event_maker,
+    register_grade_event_maker,
+    register_sender,
+)
+from grader.services.grades import StudentGrade, grade_json
 from grader.services.results import load_report
 from reference.report import Report, RunVerdict
 
@@ -180,6 +189,74 @@ def make_callbacks(session: Session, run: GradingRun) -> list[Delivery]:
     return [delivery]
 
 
+GRADE_EVENT = "grade.changed"
+
+
+def latest_origin(session: Session, exercise_id: int, user_id: int) -> LmsSubmission | None:
+    """Where the student's latest attempt from an LMS with a callback URL came from."""
+    return session.scalar(
+        select(LmsSubmission)
+        .join(Submission, Submission.id == LmsSubmission.submission_id)
+        .where(
+            Submission.exercise_id == exercise_id,
+            Submission.user_id == user_id,
+            Submission.kind == SubmissionKind.ATTEMPT,
+            LmsSubmission.callback_url.is_not(None),
+        )
+        .order_by(Submission.id.desc())
+        .limit(1)
+    )
+
+
+def grade_payload(
+    exercise: Exercise, grade: StudentGrade, origin: LmsSubmission, reason: str
+) -> dict[str, Any]:
+    """The ``grade.changed`` event: the student's grade now, why it changed, and what the
+    LMS sent their latest submission with."""
+    return {
+        "type": GRADE_EVENT,
+        "timestamp": _timestamp(None),
+        "data": {
+            "submission_id": origin.submission_id,
+            "exercise": exercise.slug,
+            "reason": reason,
+            "user_id": origin.lms_user_id,
+            "context_id": origin.context_id or None,
+            "webhook_id": origin.webhook_id,
+            "grade": grade_json(grade),
+        },
+    }
+
+
+def make_grade_callbacks(
+    session: Session, exercise: Exercise, grade: StudentGrade, reason: str
+) -> list[Delivery]:
+    """The ``grade.changed`` callback a changed grade calls for: to the callback URL of the
+    student's latest attempt that came with one (none: no callback)."""
+    origin = latest_origin(session, exercise.id, grade.user_id)
+    if origin is None or not origin.callback_url:
+        return []
+    integration = session.get(Integration, origin.integration_id)
+    if integration is None or not integration.enabled:
+        return []
+    delivery = Delivery(
+        kind=DeliveryKind.CALLBACK,
+        event=GRADE_EVENT,
+        message_id=new_message_id(),
+        integration_id=integration.id,
+        submission_id=origin.submission_id,
+        url=origin.callback_url,
+        payload=grade_payload(exercise, grade, origin, reason),
+    )
+    gone = endpoints.disabled(session, integration.id, origin.callback_url)
+    if gone is not None:
+        delivery.state = DeliveryState.FAILED
+        delivery.next_attempt_at = None
+        delivery.last_error = f"not sent: the endpoint is disabled ({gone.disabled_reason})"
+    session.add(delivery)
+    return [delivery]
+
+
 def retry_after(value: str | None, now: datetime | None = None) -> float | None:
     """Seconds asked for by a ``Retry-After`` header (delay in seconds or an HTTP date),
     at most :data:`MAX_RETRY_AFTER`; None for anything else (a negative number, garbage).
@@ -317,4 +394,5 @@ def send_callback(session: Session, delivery: Delivery) -> DeliveryOutcome:
 
 
 register_event_maker("callbacks", make_callbacks)
+register_grade_event_maker("callbacks", make_grade_callbacks)
 register_sender(DeliveryKind.CALLBACK, send_callback)

@@ -29,7 +29,7 @@ from grader.models import (
     User,
     utcnow,
 )
-from grader.services import identities
+from grader.services import identities, join_codes
 
 LTI = "https://purl.imsglobal.org/spec/lti/claim/"
 CONTEXT_CLAIM = LTI + "context"
@@ -122,7 +122,7 @@ def account_to_link(
 def _join_code(session: Session) -> str:
     while True:
         code = "LTI-" + secrets.token_hex(5).upper()
-        if session.scalar(select(Course.id).where(Course.join_code == code)) is None:
+        if not join_codes.is_taken(session, code):
             return code
 
 

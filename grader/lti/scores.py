@@ -30,6 +30,7 @@ from grader.lti.urls import url_problem
 from grader.models import (
     Delivery,
     DeliveryKind,
+    Exercise,
     GradingRun,
     LtiLaunch,
     LtiPlatform,
@@ -37,7 +38,13 @@ from grader.models import (
     Submission,
     utcnow,
 )
-from grader.services.deliveries import DeliveryOutcome, register_event_maker, register_sender
+from grader.services.deliveries import (
+    DeliveryOutcome,
+    register_event_maker,
+    register_grade_event_maker,
+    register_sender,
+)
+from grader.services.grades import StudentGrade
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +80,64 @@ def score_payload(run: GradingRun, subject: str) -> dict[str, Any]:
     )
     payload: dict[str, Any] = json.loads(grade.get_value())
     return payload
+
+
+def grade_score_payload(grade: StudentGrade, subject: str) -> dict[str, Any]:
+    """The AGS score of the student's grade (after the late policy, or the override)."""
+    payload: dict[str, Any] = json.loads(
+        Grade()
+        .set_user_id(subject)
+        .set_score_given(float(grade.score or 0.0))
+        .set_score_maximum(float(grade.max_score or 0.0))
+        .set_activity_progress("Completed")
+        .set_grading_progress("FullyGraded")
+        .set_timestamp(timestamp(None))
+        .get_value()
+    )
+    if grade.override is not None:
+        payload["comment"] = grade.override.comment[:1000]
+    return payload
+
+
+def score_launches(session: Session, user_id: int, exercise_id: int) -> list[LtiLaunch]:
+    """The launches of the exercise by the student whose platform takes scores."""
+    launches = session.scalars(
+        select(LtiLaunch)
+        .where(
+            LtiLaunch.user_id == user_id,
+            LtiLaunch.exercise_id == exercise_id,
+            LtiLaunch.lineitem_url.is_not(None),
+        )
+        .order_by(LtiLaunch.id)
+    )
+    return [
+        launch
+        for launch in launches
+        if SCORE_SCOPE in (launch.ags_scopes or []) and launch.lineitem_url
+    ]
+
+
+def make_grade_scores(
+    session: Session, exercise: Exercise, grade: StudentGrade, reason: str
+) -> list[Delivery]:
+    """The scores a changed grade calls for: one per platform the student launched the
+    exercise from with a line item and the score scope."""
+    latest = grade.latest
+    made = []
+    for launch in score_launches(session, grade.user_id, exercise.id):
+        assert launch.lineitem_url is not None
+        delivery = Delivery(
+            kind=DeliveryKind.LTI_SCORE,
+            event=EVENT,
+            message_id="score_" + secrets.token_urlsafe(18),
+            platform_id=launch.platform_id,
+            submission_id=None if latest is None else latest.submission_id,
+            url=scores_url(launch.lineitem_url),
+            payload=grade_score_payload(grade, launch.subject),
+        )
+        session.add(delivery)
+        made.append(delivery)
+    return made
 
 
 def make_scores(session: Session, run: GradingRun) -> list[Delivery]:
@@ -157,4 +222,5 @@ def send_score(session: Session, delivery: Delivery) -> DeliveryOutcome:
 
 
 register_event_maker("lti_scores", make_scores)
+register_grade_event_maker("lti_scores", make_grade_scores)
 register_sender(DeliveryKind.LTI_SCORE, send_score)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from sqlalchemy import ColumnElement, Select, case, func, select
 from sqlalchemy.orm import Session
@@ -19,17 +18,13 @@ from sqlalchemy.orm import Session
 from grader.models import (
     Exercise,
     GradingRun,
-    Membership,
     NodeResult,
-    Role,
     RunState,
     Submission,
     TreeResult,
-    User,
 )
 from grader.models.submissions import SubmissionKind
 from reference.feedback import GOOD_VERDICTS
-from reference.report import RunVerdict
 
 BUCKETS = 10
 """Score histogram buckets (0-10 %, ..., 90-100 %)."""
@@ -222,83 +217,3 @@ def common_divergences(
         .limit(top)
     ).all()
     return [Divergence(tree, node or "", message or "", n) for tree, node, message, n in rows]
-
-
-# The grade book.
-
-
-@dataclass(frozen=True, slots=True)
-class GradeRow:
-    """One student's line of the grade book."""
-
-    name: str
-    email: str
-    attempts: int
-    verdict: str | None
-    score: float | None
-    max_score: float | None
-    best_score: float | None
-    last_submitted: datetime | None
-
-
-def grade_rows(session: Session, exercise: Exercise) -> list[GradeRow]:
-    """One row per student of the course and per other submitter, by name: attempts, the
-    latest graded run's verdict and score, the best score, the latest submission time
-    (of attempts only: checks are left out)."""
-    latest: dict[int, GradingRun] = {
-        row[0]: row[1]
-        for row in session.execute(
-            select(Submission.user_id, GradingRun)
-            .join(GradingRun, GradingRun.submission_id == Submission.id)
-            .where(GradingRun.id.in_(latest_run_ids(exercise)))
-        )
-    }
-    stats = {
-        user_id: (attempts, last)
-        for user_id, attempts, last in session.execute(
-            select(
-                Submission.user_id, func.max(Submission.attempt), func.max(Submission.created_at)
-            )
-            .where(Submission.exercise_id == exercise.id, Submission.kind == SubmissionKind.ATTEMPT)
-            .group_by(Submission.user_id)
-        ).all()
-    }
-    best = dict(
-        session.execute(
-            select(Submission.user_id, func.max(GradingRun.score))
-            .join(GradingRun, GradingRun.submission_id == Submission.id)
-            .where(
-                Submission.exercise_id == exercise.id,
-                Submission.kind == SubmissionKind.ATTEMPT,
-                GradingRun.state == RunState.GRADED,
-                GradingRun.counted.is_(True),
-                GradingRun.verdict != RunVerdict.INTERNAL_ERROR,
-            )
-            .group_by(Submission.user_id)
-        ).all()
-    )
-    enrolled = select(Membership.user_id).where(
-        Membership.course_id == exercise.course_id, Membership.role == Role.STUDENT
-    )
-    users = session.scalars(
-        select(User)
-        .where(User.id.in_(enrolled) | User.id.in_(list(stats)))
-        .order_by(User.name, User.id)
-    ).all()
-    rows = []
-    for user in users:
-        attempts, last = stats.get(user.id, (0, None))
-        run = latest.get(user.id)
-        rows.append(
-            GradeRow(
-                name=user.name,
-                email=user.contact_email,
-                attempts=attempts or 0,
-                verdict=None if run is None else run.verdict,
-                score=None if run is None else run.score,
-                max_score=None if run is None else run.max_score,
-                best_score=best.get(user.id),
-                last_submitted=last,
-            )
-        )
-    return rows

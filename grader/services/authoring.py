@@ -8,22 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from grader.config import Settings
 from grader.models import Course, Exercise, ExerciseVersion, Submission, User
 from grader.models.submissions import SubmissionKind
 from grader.services.exercise_store import (
     check_outline,
-    load_version,
-    materialize,
     save_version,
 )
-from reference.exercises.loader import SLUG_PATTERN, load_exercise
+from reference.exercises.loader import SLUG_PATTERN
 from reference.exercises.model import Exercise as ExerciseModel
 from reference.hidden import LIBRARY_FOLDER, load_library, reference_judge, wrong_for
 from reference.hidden.selection import catch_table, select_hidden_trees
@@ -167,13 +163,6 @@ def publish(exercise: Exercise, version: ExerciseVersion, title: str) -> None:
     exercise.title = title[:200]
 
 
-def version_model(
-    settings: Settings, exercise: Exercise, version: ExerciseVersion
-) -> ExerciseModel:
-    """The reference engine's exercise of one version (FileProblems if it no longer loads)."""
-    return load_version(settings, exercise.slug, version)
-
-
 # The reference trace, step by step.
 
 
@@ -283,18 +272,6 @@ class HiddenCheck:
         return [name for name, _, caught in self.rows if not caught]
 
 
-def hidden_check(settings: Settings, exercise: Exercise, version: ExerciseVersion) -> HiddenCheck:
-    """The hidden trees of a version under the service's key, and what each one catches
-    (``grader exercises check-hidden``)."""
-    folder = materialize(settings, exercise.slug, version)
-    return _hidden_check(str(folder), str(settings.exercises_dir), settings.hidden_tree_key)
-
-
-@lru_cache(maxsize=32)
-def _hidden_check(folder: str, exercises_dir: str, key: bytes) -> HiddenCheck:
-    return check_hidden(load_exercise(folder), Path(exercises_dir), key)
-
-
 def check_hidden(model: ExerciseModel, exercises_dir: Path, key: bytes) -> HiddenCheck:
     """The hidden trees of ``model`` under ``key`` and what each one catches of the
     library's wrong implementations (the analysis of a version runs it in a worker)."""
@@ -330,10 +307,8 @@ __all__ = [
     "conventions",
     "course_exercises",
     "decode_upload",
-    "hidden_check",
     "publish",
     "reference_traces",
     "slug_problem",
     "upload",
-    "version_model",
 ]

@@ -21,8 +21,9 @@ from typing import Any
 from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
-from grader.models import Delivery, DeliveryAttempt, DeliveryState, GradingRun, utcnow
+from grader.models import Delivery, DeliveryAttempt, DeliveryState, Exercise, GradingRun, utcnow
 from grader.models.base import aware
+from grader.services.grades import StudentGrade
 
 FIRST_DELAY = 10.0
 """Seconds before the first retry; each retry doubles it, up to ``MAX_DELAY``."""
@@ -55,9 +56,12 @@ class DeliveryOutcome:
 
 Sender = Callable[[Session, Delivery], DeliveryOutcome]
 EventMaker = Callable[[Session, GradingRun], list[Delivery]]
+GradeEventMaker = Callable[[Session, Exercise, StudentGrade, str], list[Delivery]]
+"""Turns a student's changed grade on an exercise (and why it changed) into deliveries."""
 
 SENDERS: dict[str, Sender] = {}
 EVENT_MAKERS: dict[str, EventMaker] = {}
+GRADE_EVENT_MAKERS: dict[str, GradeEventMaker] = {}
 
 
 PLUGINS = ("grader.lms.callbacks", "grader.lti.scores")
@@ -75,6 +79,10 @@ def register_sender(kind: str, sender: Sender) -> None:
 
 def register_event_maker(name: str, maker: EventMaker) -> None:
     EVENT_MAKERS[name] = maker
+
+
+def register_grade_event_maker(name: str, maker: GradeEventMaker) -> None:
+    GRADE_EVENT_MAKERS[name] = maker
 
 
 def backoff(attempts: int, rng: random.Random | None = None) -> float:

@@ -22,7 +22,7 @@ from reference.exercises.catalog import load_catalog
 from reference.exercises.loader import EXERCISE_FILE, load_exercise
 from reference.exercises.model import Exercise as ExerciseModel
 from reference.exercises.outline import Outline, check_exercise
-from reference.problems import FileProblems, Problem
+from reference.problems import FileProblems, Problem, in_file_order
 
 MAX_FILES = 50
 
@@ -48,44 +48,49 @@ def _safe_name(name: str) -> bool:
 
 def check_files(slug: str, files: dict[str, str]) -> ExerciseModel | list[Problem]:
     """The exercise ``files`` define under ``slug``, or its problems (named by file name)."""
+    # Without exercise.yaml nothing says which files are trees; past the file limit the
+    # upload is not read at all (the limit protects the service): two genuine stops.
     if EXERCISE_FILE not in files:
         return [Problem(EXERCISE_FILE, 1, 1, "the exercise needs an exercise.yaml file")]
-    bad = [name for name in files if not _safe_name(name)]
-    if bad:
-        return [Problem(name, 1, 1, "not a plain file name") for name in bad]
     if len(files) > MAX_FILES:
         return [Problem(EXERCISE_FILE, 1, 1, f"more than {MAX_FILES} files")]
+    # A file with a name that is not plain is never written; the others are still checked.
+    bad = [Problem(name, 1, 1, "not a plain file name") for name in files if not _safe_name(name)]
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch) / slug
-        _write(folder, files)
+        _write(folder, {name: text for name, text in files.items() if _safe_name(name)})
         try:
-            return load_exercise(folder)
+            model = load_exercise(folder)
         except FileProblems as problems:
             prefix = str(folder) + "/"
-            return [
-                Problem(p.file.removeprefix(prefix), p.line, p.column, p.message)
-                for p in problems.problems
-            ]
+            return in_file_order(
+                bad
+                + [
+                    Problem(p.file.removeprefix(prefix), p.line, p.column, p.message)
+                    for p in problems.problems
+                ]
+            )
+    return bad or model
 
 
 def check_outline(slug: str, files: dict[str, str]) -> Outline | list[Problem]:
     """The cheap check of ``files`` (what an upload request does): the outline of the
-    exercise they define, or its problems; no game is expanded and no tree searched (the
-    version's analysis, in a worker, does the rest: :mod:`grader.services.analyses`)."""
+    exercise they define, or its problems; no game is expanded and no large tree searched
+    (the version's analysis, in a worker, does the rest: :mod:`grader.services.analyses`).
+    The same stops and file names as :func:`check_files`."""
     if EXERCISE_FILE not in files:
         return [Problem(EXERCISE_FILE, 1, 1, "the exercise needs an exercise.yaml file")]
-    bad = [name for name in files if not _safe_name(name)]
-    if bad:
-        return [Problem(name, 1, 1, "not a plain file name") for name in bad]
     if len(files) > MAX_FILES:
         return [Problem(EXERCISE_FILE, 1, 1, f"more than {MAX_FILES} files")]
+    bad = [Problem(name, 1, 1, "not a plain file name") for name in files if not _safe_name(name)]
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch) / slug
-        _write(folder, files)
+        _write(folder, {name: text for name, text in files.items() if _safe_name(name)})
         try:
-            return check_exercise(folder)
+            outline = check_exercise(folder)
         except FileProblems as problems:
-            return relative_problems(problems.problems, folder)
+            return in_file_order(bad + relative_problems(problems.problems, folder))
+    return bad or outline
 
 
 def relative_problems(problems: list[Problem], folder: Path) -> list[Problem]:

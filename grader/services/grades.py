@@ -16,6 +16,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -280,3 +281,33 @@ def student_grades(
 def student_grade(session: Session, exercise: Exercise, user_id: int) -> StudentGrade:
     """``user_id``'s :class:`StudentGrade` on ``exercise``."""
     return student_grades(session, exercise, [user_id])[user_id]
+
+
+def grade_json(grade: StudentGrade, attempt: AttemptScore | None = None) -> dict[str, Any]:
+    """The student's grade as the LMS gets it (callbacks, documented in the README):
+    ``score`` is the grade (the override's, else the best attempt's after the late policy),
+    and ``attempt``, when given, is what the policy made of that attempt's own score."""
+    best = grade.best
+    document: dict[str, Any] = {
+        "score": grade.score,
+        "max_score": grade.max_score,
+        "overridden": grade.override is not None,
+        "comment": None if grade.override is None else grade.override.comment,
+        "due_at": None if grade.deadline.due_at is None else _iso(grade.deadline.due_at),
+        "extended": grade.deadline.extended,
+        "best_attempt": None if best is None else best.attempt,
+    }
+    if attempt is not None:
+        document["attempt"] = {
+            "attempt": attempt.attempt,
+            "raw_score": attempt.raw_score,
+            "score": attempt.score,
+            "late": attempt.lateness.late,
+            "days_late": attempt.lateness.days,
+            "penalty_percent": attempt.lateness.penalty,
+        }
+    return document
+
+
+def _iso(moment: datetime) -> str:
+    return aware(moment).isoformat().replace("+00:00", "Z")

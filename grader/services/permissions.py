@@ -52,6 +52,17 @@ def may_see_submission(
     return course_role(session, user, exercise.course_id) in (Role.ADMIN, Role.INSTRUCTOR)
 
 
+def may_review_submission(
+    session: Session, user: User, submission: Submission, exercise: Exercise
+) -> bool:
+    """Whether ``user`` may open ``submission`` (of ``exercise``) as its course's staff do
+    (the student's name, every attempt, the grade override): its course's instructors and
+    admins only, never its student as such."""
+    if submission.exercise_id != exercise.id:
+        return False
+    return may_change_course(session, user, exercise.course_id)
+
+
 def may_change_course(session: Session, user: User, course_id: int) -> bool:
     """Whether ``user`` may change course ``course_id`` (its exercises, integrations,
     deliveries): an admin, or one of its instructors."""

@@ -63,6 +63,7 @@ def create_app(
         integrations,
         lti,
         ops,
+        roster,
         student,
     )
 
@@ -71,6 +72,7 @@ def create_app(
     app.register_blueprint(student.blueprint)
     app.register_blueprint(instructor.blueprint)
     app.register_blueprint(analyses.blueprint)
+    app.register_blueprint(roster.blueprint)
     app.register_blueprint(ops.blueprint)
     app.register_blueprint(api.blueprint, url_prefix="/api/v1")
     app.register_blueprint(integrations.blueprint, url_prefix="/teach/integrations")

@@ -32,7 +32,7 @@ from wtforms import EmailField, PasswordField, StringField
 from wtforms.validators import DataRequired, Email, EqualTo, Length, Optional
 
 from grader.models import Course, Membership, Role, User
-from grader.services import identities, mail
+from grader.services import identities, join_codes, mail
 from grader.web import limits
 from grader.web.context import db_session, settings
 
@@ -104,7 +104,7 @@ def sign_in(user: User) -> None:
 def join(user: User, code: str) -> Course | None:
     """Enrol ``user`` as a student in the course with ``code`` (None: no such course)."""
     db = db_session()
-    course = db.scalar(select(Course).where(Course.join_code == code.strip()))
+    course = join_codes.find_course(db, code)
     if course is None:
         return None
     exists = db.scalar(
@@ -113,6 +113,13 @@ def join(user: User, code: str) -> Course | None:
     if exists is None:
         db.add(Membership(user_id=user.id, course_id=course.id, role=Role.STUDENT))
     return course
+
+
+def _unknown_code(code: str) -> str:
+    return (
+        f"No course has the join code {code.strip()!r} (upper or lower case does not matter): "
+        "check it with your instructor."
+    )
 
 
 def link_to(endpoint: str, **values: Any) -> str:
@@ -174,9 +181,10 @@ def logout() -> Response:
 def register() -> str | Response:
     form = RegisterForm()
     if form.validate_on_submit():
-        code = (form.join_code.data or "").strip()
-        if code and db_session().scalar(select(Course.id).where(Course.join_code == code)) is None:
-            flash("No course has this join code.", "error")
+        code = join_codes.normalise(form.join_code.data or "")
+        if code and not join_codes.is_taken(db_session(), code):
+            # The form is shown again as it was sent (name, email, code) to be corrected.
+            form.join_code.errors = [_unknown_code(form.join_code.data or "")]
             return render_template("auth/register.html", form=form)
         email = identities.normalise_email(form.email.data or "")
         if find_user(email) is not None:
@@ -303,7 +311,7 @@ def join_course() -> str | Response:
     if form.validate_on_submit():
         course = join(current_user, form.join_code.data or "")
         if course is None:
-            flash("No course has this join code.", "error")
+            form.join_code.errors = [_unknown_code(form.join_code.data or "")]
         else:
             flash(f"You joined {course.title}.", "info")
             return redirect(url_for("student.home"))

@@ -8,6 +8,7 @@ import csv
 import io
 import logging
 from collections.abc import Mapping
+from datetime import datetime
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
@@ -19,14 +20,14 @@ from wtforms.validators import Length
 
 from grader.models import Course, Exercise, ExerciseVersion, Role
 from grader.models.base import aware
-from grader.services import analyses, analytics, authoring, permissions
+from grader.services import analyses, analytics, authoring, gradebook, permissions
 from grader.services.exercise_store import check_outline, outline_version
 from grader.services.runs import regrade_latest
 from grader.web.analyses import preview_page, publish_refusal
 from grader.web.context import db_session, queue, role_required, settings
 from grader.web.treesvg import NodeMark
 from grader.web.treesvg import stored_tree_svg as draw
-from reference.problems import FileProblems, Problem
+from reference.problems import FileProblems, Problem, in_file_order
 
 blueprint = Blueprint("instructor", __name__, url_prefix="/teach")
 log = logging.getLogger(__name__)
@@ -110,10 +111,12 @@ def upload(course_id: int) -> str | Response | tuple[str, int]:
             )
         )
     if slug_problem or problems:
-        if not slug_problem and "exercise.yaml" in files:
-            checked = check_outline(slug, files)
+        if "exercise.yaml" in files:
+            # The files are checked beside a bad slug too (under a stand-in folder name,
+            # since the slug may not name a folder), so one try shows every problem.
+            checked = check_outline("exercise" if slug_problem else slug, files)
             problems += checked if isinstance(checked, list) else []
-        return _upload_page(course, form, files, problems, 422)
+        return _upload_page(course, form, files, in_file_order(problems), 422)
     session = db_session()
     result = authoring.upload(session, course, slug, files, current_user)
     if isinstance(result, list):
@@ -300,34 +303,28 @@ def regrade(exercise_id: int) -> Response:
 @role_required(Role.INSTRUCTOR)
 def grades_csv(exercise_id: int) -> Response:
     exercise = _exercise(exercise_id)
-    rows = analytics.grade_rows(db_session(), exercise)
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(
-        [
-            "name",
-            "email",
-            "attempts",
-            "latest verdict",
-            "latest score",
-            "max score",
-            "best score",
-            "latest submission (UTC)",
-        ]
-    )
-    for row in rows:
+    writer.writerow(gradebook.COLUMNS)
+    for row in gradebook.grade_book(db_session(), exercise):
         writer.writerow(
             [
                 _cell(row.name),
                 _cell(row.email),
+                _cell(row.identity),
                 str(row.attempts),
                 _cell(row.verdict or ""),
-                _number(row.score),
-                _number(row.max_score),
+                _number(row.latest_score),
                 _number(row.best_score),
-                ""
-                if row.last_submitted is None
-                else aware(row.last_submitted).isoformat(timespec="seconds"),
+                _number(row.grade),
+                _number(row.max_score),
+                "yes" if row.late else "no",
+                str(row.days_late),
+                _number(row.penalty),
+                "yes" if row.overridden else "no",
+                _cell(row.override_comment),
+                _utc(row.extension_due),
+                _utc(row.last_submitted),
             ]
         )
     filename = f"{exercise.slug}-grades.csv"
@@ -345,3 +342,7 @@ def _cell(text: str) -> str:
 
 def _number(value: float | None) -> str:
     return "" if value is None else f"{value:g}"
+
+
+def _utc(moment: datetime | None) -> str:
+    return "" if moment is None else aware(moment).isoformat(timespec="seconds")

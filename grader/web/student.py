@@ -22,18 +22,17 @@ from grader.models import (
     Course,
     Exercise,
     ExerciseVersion,
+    GradeOverride,
     GradingRun,
     Membership,
-    RunState,
     Submission,
     User,
     utcnow,
 )
 from grader.models.base import aware
 from grader.models.submissions import SubmissionKind
-from grader.services import analyses, permissions
+from grader.services import analyses, overrides, permissions
 from grader.services.exercise_store import outline_version
-from grader.services.results import load_report
 from grader.services.runs import queue_position
 from grader.services.submissions import (
     SubmissionRefused,
@@ -42,28 +41,16 @@ from grader.services.submissions import (
     submit,
 )
 from grader.web.context import db_session, queue, settings
-from grader.web.feedback import TreeView, tree_views
-from grader.web.source import render_source, report_marks
+from grader.web.submission_view import FINISHED, feedback_parts
 from grader.web.treesvg import stored_tree_svg
 from reference.algorithms import ALGORITHMS
 from reference.caching import IdentityCache
 from reference.exercises.model import Exercise as ExerciseModel
-from reference.feedback import verdict_legend
 from reference.report import OUTPUT_CAP, STDOUT_KEPT
 from reference.starter import entry_parameters, starter_source
-from reference.values import format_value
 from reference.verdict_words import verdict_word
 
 blueprint = Blueprint("student", __name__)
-
-
-def verdict_words(model: ExerciseModel | None) -> dict[str, str]:
-    """Each node verdict, in words for the legend, in the terms of the exercise's search
-    (pruning and windows only for alpha-beta, the depth limit only where there is one)."""
-    windowed = model is not None and ALGORITHMS[model.algorithm].windowed
-    depth_limited = model is not None and model.options.depth_limit is not None
-    legend = verdict_legend(windowed=windowed, depth_limited=depth_limited)
-    return {str(verdict): words for verdict, words in legend.items()}
 
 
 GAME_INTERFACE = (
@@ -76,7 +63,6 @@ GAME_INTERFACE = (
     ("game.eval(state)", "the heuristic value of a state (depth-limited search)"),
     ("game.chance_outcomes(state)", "(action, probability) pairs of a chance node"),
 )
-FINISHED = (RunState.GRADED, RunState.ERROR)
 
 
 class SubmitForm(FlaskForm):
@@ -142,6 +128,7 @@ class ExerciseResults:
     best: float | None = None
     max_score: float | None = None
     latest: str | None = None
+    overridden: bool = False
 
 
 def _standings(user_id: int, exercise_ids: list[int]) -> dict[int, ExerciseResults]:
@@ -165,6 +152,15 @@ def _standings(user_id: int, exercise_ids: list[int]) -> dict[int, ExerciseResul
         standing.latest = run.verdict or run.state
         if run.score is not None and (standing.best is None or run.score > standing.best):
             standing.best, standing.max_score = run.score, run.max_score
+    # An instructor's grade is the grade while it stands.
+    for override in db_session().scalars(
+        select(GradeOverride).where(
+            GradeOverride.user_id == user_id, GradeOverride.exercise_id.in_(exercise_ids)
+        )
+    ):
+        standing = found.setdefault(override.exercise_id, ExerciseResults())
+        standing.best, standing.max_score = override.score, override.max_score
+        standing.overridden = True
     return found
 
 
@@ -368,6 +364,7 @@ def _exercise_page(
         next_check=checks.next_allowed,
         checks_per_hour=settings().checks_per_hour,
         attempts=_attempts(user_id, exercise.id),
+        override=overrides.standing(session, exercise.id, user_id),
     )
     return page, status
 
@@ -494,37 +491,14 @@ def _status(submission: Submission) -> dict[str, Any]:
 @login_required
 def submission(submission_id: int) -> str:
     found, exercise_ = _visible_submission(submission_id)
-    run = found.latest_run
-    views: list[TreeView] = []
-    model = None
-    report = None if run is None else load_report(db_session(), run)
-    if run is not None and run.state == RunState.GRADED and report is not None:
-        version = db_session().get(ExerciseVersion, run.exercise_version_id)
-        trees = {}
-        if version is not None:
-            model = _model(exercise_, version)
-            result = _analysis(version)
-            # The trees the analysis kept whole (never a game expanded in a request).
-            drawings = {} if result is None else result.drawings()
-            trees = {name: kept.tree for name, kept in drawings.items() if kept.whole}
-        views = tree_views(report, trees)
-    finished = run is not None and run.state in FINISHED
-    marks = report_marks(report if finished else None, found.source)
+    session = db_session()
     return render_template(
         "student/submission.html",
-        submission=found,
-        source_listing=render_source(found.source, marks),
-        source_marks=marks,
-        exercise=exercise_,
-        run=run,
+        **feedback_parts(session, settings(), found, exercise_),
         status=_status(found),
-        finished=finished,
-        views=views,
-        report=report,
-        verdicts=verdict_words(model),
         attempts=_attempts(found.user_id, found.exercise_id),
-        format_value=format_value,
         resubmit=ResubmitForm() if found.is_check and found.user_id == current_user.id else None,
+        override=overrides.standing(session, found.exercise_id, found.user_id),
     )
 
 

@@ -29,6 +29,7 @@ from reference.exercises.model import (
     Limits,
     Scoring,
 )
+from reference.exercises.partial import readable_parts
 from reference.exercises.schema import ExerciseSchema, ExpectSchema, TreeSchema
 from reference.exercises.sources import tree_from_source
 from reference.problems import FileProblems, Problem
@@ -63,48 +64,37 @@ def load_exercise(folder: str | Path) -> Exercise:
                 "(lower-case letters, digits, '.', '-')",
             )
         )
+    data = yamldoc.construct(root)
     try:
-        schema = ExerciseSchema.model_validate(yamldoc.construct(root))
+        schema = ExerciseSchema.model_validate(data)
     except ValidationError as error:
         problems += _schema_problems(error, root, filename)
+        # The trees are checked all the same, so that an upload reports the problems of
+        # its tree files with those of exercise.yaml rather than after they are fixed.
+        algorithm, entries = readable_parts(data)
+        problems += _search_problems(algorithm, root, filename)
+        problems += _check_trees(entries, _search(algorithm), folder, root, filename)[1]
         raise FileProblems(problems) from None
-    if problems:
-        raise FileProblems(problems)
-    return _build(schema, folder, root, filename)
+    return _build(schema, folder, root, filename, problems)
 
 
-def _build(schema: ExerciseSchema, folder: Path, root: yaml.Node, filename: str) -> Exercise:
-    conventions = schema.conventions
-    options = SearchOptions(
-        prune_on_equality=conventions.pruning == "on-equality",
-        order=conventions.order,
-        depth_limit=conventions.depth_limit,
-    )
-    problems: list[Problem] = []
-    try:
-        algorithm = ALGORITHMS[schema.algorithm](options)
-    except SearchError as error:
-        node, _ = yamldoc.locate(root, ["algorithm"])
-        problems.append(_at(filename, node, str(error)))
-        raise FileProblems(problems) from None
-    trees: list[ExerciseTree] = []
-    for index, entry in enumerate(schema.trees):
-        entry_node, _ = yamldoc.locate(root, ["trees", index])
-        try:
-            tree, source = tree_from_source(entry, folder, entry_node, filename)
-        except FileProblems as error:
-            problems += error.problems
-            continue
-        try:
-            algorithm.check(tree)
-        except SearchError as error:
-            problems.append(_at(filename, entry_node, str(error)))
-            continue
-        expect, expect_problems = _expectation(entry, tree, entry_node, filename)
-        problems += expect_problems or _mismatches(expect, algorithm, tree, entry_node, filename)
-        trees.append(ExerciseTree(entry.name, tree, source, expect))
+def _build(
+    schema: ExerciseSchema,
+    folder: Path,
+    root: yaml.Node,
+    filename: str,
+    problems: list[Problem],
+) -> Exercise:
+    """The exercise ``schema`` describes; raises FileProblems with ``problems`` (found
+    before) and every problem of its trees."""
+    chosen = (schema.algorithm, schema.conventions.options())
+    problems += _search_problems(chosen, root, filename)
+    entries = list(enumerate(schema.trees))
+    trees, tree_problems = _check_trees(entries, _search(chosen), folder, root, filename)
+    problems += tree_problems
     if problems:
         raise FileProblems(problems)
+    options = chosen[1]
     return Exercise(
         slug=folder.name,
         title=schema.title,
@@ -118,6 +108,63 @@ def _build(schema: ExerciseSchema, folder: Path, root: yaml.Node, filename: str)
         hidden=HiddenTreePolicy(**schema.hidden_trees.model_dump()),
         folder=folder,
     )
+
+
+def _search(chosen: tuple[str, SearchOptions] | None) -> Algorithm | None:
+    """The reference search, or None when it cannot be set up (a problem said why)."""
+    if chosen is None:
+        return None
+    try:
+        return ALGORITHMS[chosen[0]](chosen[1])
+    except SearchError:
+        return None
+
+
+def _search_problems(
+    chosen: tuple[str, SearchOptions] | None, root: yaml.Node, filename: str
+) -> list[Problem]:
+    """Why the chosen search cannot be set up with its conventions (a missing depth limit)."""
+    if chosen is None:
+        return []
+    try:
+        ALGORITHMS[chosen[0]](chosen[1])
+    except SearchError as error:
+        node, _ = yamldoc.locate(root, ["algorithm"])
+        return [_at(filename, node, str(error))]
+    return []
+
+
+def _check_trees(
+    entries: Sequence[tuple[int, TreeSchema]],
+    algorithm: Algorithm | None,
+    folder: Path,
+    root: yaml.Node,
+    filename: str,
+) -> tuple[list[ExerciseTree], list[Problem]]:
+    """The trees of ``entries`` (index in ``trees``, entry) and every problem found in them:
+    one tree's problems never hide another's. Without ``algorithm``, what needs the
+    reference search is not checked."""
+    trees: list[ExerciseTree] = []
+    problems: list[Problem] = []
+    for index, entry in entries:
+        entry_node, _ = yamldoc.locate(root, ["trees", index])
+        try:
+            tree, source = tree_from_source(entry, folder, entry_node, filename)
+        except FileProblems as error:
+            problems += error.problems
+            continue  # no tree to hold the expectations against
+        searchable = algorithm
+        if algorithm is not None:
+            try:
+                algorithm.check(tree)
+            except SearchError as error:
+                problems.append(_at(filename, entry_node, str(error)))
+                searchable = None
+        expect, expect_problems = _expectation(entry, tree, entry_node, filename)
+        problems += expect_problems
+        problems += _mismatches(expect, searchable, tree, entry_node, filename)
+        trees.append(ExerciseTree(entry.name, tree, source, expect))
+    return trees, problems
 
 
 def _at(filename: str, node: yaml.Node, message: str) -> Problem:
@@ -148,19 +195,25 @@ def _expectation(
             value = parse_value(stated.value)
         except (ValueError, ZeroDivisionError):
             problem("value", f"expected value {stated.value!r} is not a number")
+    decision = stated.decision
     actions = {edge.action for edge in tree.root.edges}
-    if stated.decision is not None and stated.decision not in actions:
-        problem("decision", f"decision {stated.decision!r} is not an action of the root")
+    if decision is not None and decision not in actions:
+        problem("decision", f"decision {decision!r} is not an action of the root")
+        decision = None
+    named: dict[str, tuple[str, ...] | None] = {}
     for key in ("pruned", "unvisited"):
         names: list[str] | None = getattr(stated, key)
         unknown = [name for name in names or [] if name not in tree]
         if unknown:
             problem(key, f"{key} names nodes that are not in the tree: {', '.join(unknown)}")
+        # A fact already wrong is left out of the comparison with the reference search,
+        # which would only say the same thing again at the same place.
+        named[key] = None if names is None or unknown else tuple(names)
     expectation = Expectation(
         value=value,
-        decision=stated.decision,
-        pruned=None if stated.pruned is None else tuple(stated.pruned),
-        unvisited=None if stated.unvisited is None else tuple(stated.unvisited),
+        decision=decision,
+        pruned=named["pruned"],
+        unvisited=named["unvisited"],
         nodes=stated.nodes,
         leaves_evaluated=stated.leaves_evaluated,
     )
@@ -168,24 +221,33 @@ def _expectation(
 
 
 def _mismatches(
-    expect: Expectation, algorithm: Algorithm, tree: Tree, entry_node: yaml.Node, filename: str
+    expect: Expectation,
+    algorithm: Algorithm | None,
+    tree: Tree,
+    entry_node: yaml.Node,
+    filename: str,
 ) -> list[Problem]:
     """A problem for every stated fact the reference search of ``tree`` contradicts.
 
     The search runs only when something it decides is stated: counting a tree's nodes
-    needs none, and a large game tree may state nothing else.
+    needs none, and a large game tree may state nothing else. Without ``algorithm`` (it
+    cannot search this tree, or exercise.yaml names none that works) only the count is
+    checked.
     """
     problems: list[Problem] = []
+    searcher = "the search" if algorithm is None else algorithm.name
 
     def mismatch(key: str, stated: object, actual: object) -> None:
         node, _ = yamldoc.locate(entry_node, ["expect", key])
-        found = f"the tree has {actual}" if key == "nodes" else f"{algorithm.name} gives {actual}"
+        found = f"the tree has {actual}" if key == "nodes" else f"{searcher} gives {actual}"
         problems.append(_at(filename, node, f"expected {key} {stated}, but {found}"))
 
     if expect.nodes is not None and expect.nodes != len(tree):
         mismatch("nodes", expect.nodes, len(tree))
     searched = (expect.value, expect.decision, expect.pruned, expect.unvisited)
     if all(fact is None for fact in searched) and expect.leaves_evaluated is None:
+        return problems
+    if algorithm is None:
         return problems
     result = algorithm.run(tree)
     trace = result.trace

@@ -8,6 +8,7 @@ tree files and inline trees, game names and options) and leaves the full load to
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +23,8 @@ from reference.exercises.loader import (
     _expectation,
     _mismatches,
     _schema_problems,
+    _search,
+    _search_problems,
 )
 from reference.exercises.model import (
     ENTRY_POINTS,
@@ -30,10 +33,11 @@ from reference.exercises.model import (
     Limits,
     Scoring,
 )
+from reference.exercises.partial import readable_parts
 from reference.exercises.schema import ExerciseSchema, TreeSchema
 from reference.exercises.sources import tree_from_source
 from reference.problems import FileProblems, Problem
-from reference.search import ALGORITHMS, SearchError, SearchOptions
+from reference.search import Algorithm, SearchError
 
 SEARCHED_NODES = 20_000
 """The largest tree file or inline tree whose stated facts (value, decision, pruned
@@ -90,45 +94,23 @@ def check_exercise(folder: str | Path) -> Outline:
             "(lower-case letters, digits, '.', '-')"
         )
         problems.append(Problem(filename, 1, 1, message))
+    data = yamldoc.construct(root)
     try:
-        schema = ExerciseSchema.model_validate(yamldoc.construct(root))
+        schema = ExerciseSchema.model_validate(data)
     except ValidationError as error:
-        raise FileProblems(problems + _schema_problems(error, root, filename)) from None
-    conventions = schema.conventions
-    options = SearchOptions(
-        prune_on_equality=conventions.pruning == "on-equality",
-        order=conventions.order,
-        depth_limit=conventions.depth_limit,
-    )
-    try:
-        algorithm = ALGORITHMS[schema.algorithm](options)
-    except SearchError as error:
-        node, _ = yamldoc.locate(root, ["algorithm"])
-        raise FileProblems([*problems, _at(filename, node, str(error))]) from None
-    trees: list[TreeOutline] = []
-    for index, entry in enumerate(schema.trees):
-        entry_node, _ = yamldoc.locate(root, ["trees", index])
-        if entry.game is not None:
-            problems += _game_problems(entry, entry_node, filename)
-            options_text = " ".join(f"{key}={value}" for key, value in entry.game.options.items())
-            source = f"game {entry.game.name} {options_text}".strip()
-            trees.append(TreeOutline(entry.name, source, None))
-            continue
-        try:
-            tree, source = tree_from_source(entry, folder, entry_node, filename)
-        except FileProblems as error:
-            problems += error.problems
-            continue
-        try:
-            algorithm.check(tree)
-        except SearchError as error:
-            problems.append(_at(filename, entry_node, str(error)))
-            continue
-        expect, expect_problems = _expectation(entry, tree, entry_node, filename)
-        problems += expect_problems
-        if not expect_problems and len(tree) <= SEARCHED_NODES:
-            problems += _mismatches(expect, algorithm, tree, entry_node, filename)
-        trees.append(TreeOutline(entry.name, source, len(tree)))
+        # Every problem in one pass, as the full load reports them: the trees are checked
+        # beside the schema's problems.
+        problems += _schema_problems(error, root, filename)
+        chosen, entries = readable_parts(data)
+        problems += _search_problems(chosen, root, filename)
+        problems += _outline_trees(entries, _search(chosen), folder, root, filename)[1]
+        raise FileProblems(problems) from None
+    options = schema.conventions.options()
+    chosen = (schema.algorithm, options)
+    problems += _search_problems(chosen, root, filename)
+    entries = list(enumerate(schema.trees))
+    trees, tree_problems = _outline_trees(entries, _search(chosen), folder, root, filename)
+    problems += tree_problems
     if problems:
         raise FileProblems(problems)
     rules = Exercise(
@@ -145,6 +127,45 @@ def check_exercise(folder: str | Path) -> Outline:
         folder=folder,
     )
     return Outline(rules, tuple(trees))
+
+
+def _outline_trees(
+    entries: Sequence[tuple[int, TreeSchema]],
+    algorithm: Algorithm | None,
+    folder: Path,
+    root: yaml.Node,
+    filename: str,
+) -> tuple[list[TreeOutline], list[Problem]]:
+    """The outline of each tree of ``entries`` (index in ``trees``, entry) and every
+    problem found without expanding a game: a game is only built from its options."""
+    trees: list[TreeOutline] = []
+    problems: list[Problem] = []
+    for index, entry in entries:
+        entry_node, _ = yamldoc.locate(root, ["trees", index])
+        if entry.game is not None:
+            problems += _game_problems(entry, entry_node, filename)
+            options_text = " ".join(f"{key}={value}" for key, value in entry.game.options.items())
+            source = f"game {entry.game.name} {options_text}".strip()
+            trees.append(TreeOutline(entry.name, source, None))
+            continue
+        try:
+            tree, source = tree_from_source(entry, folder, entry_node, filename)
+        except FileProblems as error:
+            problems += error.problems
+            continue
+        searchable = algorithm
+        if algorithm is not None:
+            try:
+                algorithm.check(tree)
+            except SearchError as error:
+                problems.append(_at(filename, entry_node, str(error)))
+                searchable = None
+        expect, expect_problems = _expectation(entry, tree, entry_node, filename)
+        problems += expect_problems
+        if len(tree) <= SEARCHED_NODES:
+            problems += _mismatches(expect, searchable, tree, entry_node, filename)
+        trees.append(TreeOutline(entry.name, source, len(tree)))
+    return trees, problems
 
 
 def _game_problems(entry: TreeSchema, entry_node: yaml.Node, filename: str) -> list[Problem]:

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from reference.search import ALGORITHMS
+from reference.search import ALGORITHMS, SearchOptions
 
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$"
 
@@ -21,6 +21,14 @@ class ConventionsSchema(_Strict):
     pruning: Literal["on-equality", "strict"] = "on-equality"
     order: Literal["left-to-right", "right-to-left"] = "left-to-right"
     depth_limit: int | None = Field(default=None, ge=0)
+
+    def options(self) -> SearchOptions:
+        """The reference search's options under these conventions."""
+        return SearchOptions(
+            prune_on_equality=self.pruning == "on-equality",
+            order=self.order,
+            depth_limit=self.depth_limit,
+        )
 
 
 class GameSchema(_Strict):

@@ -34,6 +34,7 @@ from reference.treefile.assemble import (
     DEFAULT_MAX_NODES,
     Placed,
     Position,
+    Unread,
     assemble,
     too_many_nodes_message,
 )
@@ -64,6 +65,7 @@ class _Reader:
         self.max_nodes = max_nodes
         self.problems: list[Problem] = []
         self.placed: list[Placed] = []
+        self.unread: dict[str, Unread] = {}
 
     def problem(self, node: yaml.Node, message: str) -> None:
         self.problems.append(_at(self.filename, node, message))
@@ -113,18 +115,30 @@ class _Reader:
         for key in ("title", "description"):
             if key in fields and _scalar(fields[key][1]) is None:
                 self.problem(fields[key][1], f"{key} must be text")
+        root_name: str | None
         if "tree" in fields:
             if "nodes" in fields or "root" in fields:
                 self.problem(fields["tree"][0], "give either tree or root and nodes, not both")
             root_name, root_position = self.compact_tree(fields["tree"][1])
+            if not self.placed:
+                # The compact notation stops at its first syntax error: there is no tree
+                # to check further.
+                raise FileProblems(self.problems)
         elif "nodes" in fields:
             root_name, root_position = self.node_table(fields["nodes"][1], fields.get("root"))
         else:
             message = "no tree: give root and nodes, or a compact tree under tree"
             raise FileProblems([*self.problems, _at(self.filename, document, message)])
-        if self.problems:
-            raise FileProblems(self.problems)
-        return assemble(root_name, root_position, self.placed, self.filename)
+        # The nodes are checked together (undefined children, unreachable nodes, cycles)
+        # even when some were written wrongly, so that every problem is reported at once.
+        return assemble(
+            root_name,
+            root_position,
+            self.placed,
+            self.filename,
+            written_wrongly=self.unread,
+            problems=self.problems,
+        )
 
     def compact_tree(self, node: yaml.Node) -> tuple[str, Position]:
         text = _scalar(node)
@@ -161,35 +175,48 @@ class _Reader:
 
     def node_table(
         self, nodes: yaml.Node, root_entry: tuple[yaml.Node, yaml.Node] | None
-    ) -> tuple[str, Position]:
+    ) -> tuple[str | None, Position]:
         if not isinstance(nodes, yaml.MappingNode) or not nodes.value:
             message = "nodes must be a mapping from node names to their definitions"
             raise FileProblems([*self.problems, _at(self.filename, nodes, message)])
+        root_name: str | None
         if root_entry is not None:
             root_name = _scalar(root_entry[1])
             root_position = yamldoc.position(root_entry[1])
-            if root_name is None or not root_name:
+            if not root_name:
                 self.problem(root_entry[1], "root must be the name of a node")
-                root_name = ""
+                root_name = None
         else:
             first = nodes.value[0][0]
-            root_name, root_position = _scalar(first) or "", yamldoc.position(first)
+            root_name, root_position = _scalar(first), yamldoc.position(first)
         for key, value in nodes.value:
             name = _scalar(key)
             if name is None:
                 self.problem(key, "a node name must be text")
                 continue
             if len(self.placed) >= self.max_nodes:
+                # The size limit protects the service: reading on is what it forbids.
                 message = too_many_nodes_message(self.max_nodes)
                 raise FileProblems([*self.problems, _at(self.filename, key, message)])
             self.definition(name, key, value, is_root=name == root_name)
         return root_name, root_position
 
     def definition(self, name: str, key: yaml.Node, value: yaml.Node, *, is_root: bool) -> None:
+        """Places the node ``name``; one written wrongly is kept aside as unread."""
         where = yamldoc.position(key)
+        placed = len(self.placed)
+        children = self.read_definition(name, where, value, is_root=is_root)
+        if children is not None:
+            # A compact subtree that names its root wrongly was read whole: drop it too.
+            del self.placed[placed:]
+            self.unread[name] = Unread(where, children)
+
+    def read_definition(
+        self, name: str, where: Position, value: yaml.Node, *, is_root: bool
+    ) -> tuple[str, ...] | None:
+        """None when the node was placed; else the children it names (it has problems)."""
         if isinstance(value, yaml.MappingNode):
-            self.mapping(name, where, value)
-            return
+            return self.mapping(name, where, value)
         text = _scalar(value)
         if text is None:
             self.problem(
@@ -197,7 +224,7 @@ class _Reader:
                 f"node {name!r}: expected a number, a compact subtree or a "
                 f"mapping, not a {_shape(value)}",
             )
-            return
+            return ()
         stripped = text.strip()
         if not stripped:
             self.problem(
@@ -205,15 +232,25 @@ class _Reader:
                 f"node {name!r} has no definition: give a number (a leaf's "
                 "utility), a compact subtree like MIN[3 12 8], or a mapping",
             )
-        elif looks_numeric(stripped) or value.tag == "tag:yaml.org,2002:bool":
+            return ()
+        if looks_numeric(stripped) or value.tag == "tag:yaml.org,2002:bool":
             utility = self.number(value, f"the utility of {name!r}")
-            if utility is not None:
-                self.placed.append(Placed(Node(name, Kind.LEAF, utility=utility), where, ()))
-        else:
-            self.compact(text, value, name, is_root=is_root)
+            if utility is None:
+                return ()
+            self.placed.append(Placed(Node(name, Kind.LEAF, utility=utility), where, ()))
+            return None
+        # A compact subtree defines its nodes and names none of the table's: when it has a
+        # syntax error, no edge to another node goes unread.
+        problems = len(self.problems)
+        self.compact(text, value, name, is_root=is_root)
+        return () if len(self.problems) > problems else None
 
-    def mapping(self, name: str, where: Position, value: yaml.MappingNode) -> None:
+    def mapping(
+        self, name: str, where: Position, value: yaml.MappingNode
+    ) -> tuple[str, ...] | None:
+        # An unknown key leaves the node readable: its own problems are still checked.
         self.unknown_keys(value, NODE_KEYS, f"node {name!r}")
+        before = len(self.problems)
         fields = {_scalar(key): (key, item) for key, item in value.value}
         kind = self.kind(name, value, fields)
         utility = heuristic = None
@@ -230,10 +267,11 @@ class _Reader:
         positions: list[Position] = []
         if "children" in fields:
             self.children(name, fields["children"][1], edges, positions)
-        if kind is None:
-            return
+        if kind is None or len(self.problems) > before:
+            return tuple(edge.child for edge in edges)
         node = Node(name, kind, tuple(edges), utility, heuristic, label)
         self.placed.append(Placed(node, where, tuple(positions)))
+        return None
 
     def kind(
         self, name: str, value: yaml.Node, fields: dict[str | None, tuple[yaml.Node, yaml.Node]]

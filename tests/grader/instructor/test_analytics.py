@@ -121,22 +121,47 @@ def test_the_grade_book_has_a_line_per_student_and_no_formulas(
     assert rows[0] == [
         "name",
         "email",
+        "LMS identity",
         "attempts",
         "latest verdict",
         "latest score",
-        "max score",
         "best score",
+        "grade",
+        "max score",
+        "late",
+        "days late",
+        "penalty %",
+        "override",
+        "override comment",
+        "extension due (UTC)",
         "latest submission (UTC)",
     ]
     by_name = {row[0]: row for row in rows[1:]}
     assert set(by_name) == {"'=cmd()", "Ada Right", "Idle Student"}
     ada = by_name["Ada Right"]
-    assert ada[2:7] == ["1", "passed", "100", "100", "100"]
-    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", ada[7])
+    assert ada[2:15] == [
+        *("", "1", "passed", "100", "100", "100", "100"),
+        *("no", "0", "0", "no", "", ""),
+    ]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", ada[15])
     wrong = by_name["'=cmd()"]
-    assert wrong[2:4] == ["1", "failed"]
-    assert float(wrong[4]) < 100 and wrong[4] == wrong[6]
-    assert by_name["Idle Student"][2:] == ["0", "", "", "", "", ""]
+    assert wrong[3:5] == ["1", "failed"]
+    assert float(wrong[5]) < 100 and wrong[5] == wrong[6] == wrong[7]
+    assert by_name["Idle Student"][3:] == [
+        "0",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "no",
+        "0",
+        "0",
+        "no",
+        "",
+        "",
+        "",
+    ]
 
 
 def test_regrading_makes_one_new_run_per_student_and_grades_it(

@@ -17,7 +17,7 @@ from grader.config import Settings
 from grader.db import Database
 from grader.models import Course, Delivery, Exercise, LtiLaunch, LtiPlatform, Submission, User
 from grader.models.submissions import SubmissionKind
-from grader.services import analytics, authoring
+from grader.services import analytics, authoring, gradebook
 from grader.services.runs import regrade_latest
 from grader.services.submissions import SubmissionRefused, standing, submit
 from tests.grader.conftest import (
@@ -117,7 +117,7 @@ def _what_counts(
             "attempts list": _attempts_list(
                 client.get(f"/exercises/{exercise_id}").get_data(as_text=True)
             ),
-            "grade book": analytics.grade_rows(session, exercise),
+            "grade book": gradebook.grade_book(session, exercise),
             "latest runs": session.scalars(analytics.latest_run_ids(exercise)).all(),
             "graded": analytics.students_graded(session, exercise),
             "verdicts": analytics.verdict_distribution(session, exercise),

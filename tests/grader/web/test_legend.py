@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from grader.config import Settings
-from grader.web.student import verdict_words
+from grader.web.submission_view import verdict_words
 from reference.exercises import load_catalog
 
 CATALOG = load_catalog(Settings().exercises_dir)

@@ -1,0 +1,69 @@
+"""What a submission's page shows of it, for its student and for the course's instructors
+alike: the run that counts, the code with its marked lines, and once graded the feedback
+tree by tree (``templates/student/submission.html`` and its partials draw them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from grader.config import Settings
+from grader.models import Exercise, ExerciseVersion, RunState, Submission
+from grader.services import analyses
+from grader.services.exercise_store import outline_version
+from grader.services.results import load_report
+from grader.web.feedback import TreeView, tree_views
+from grader.web.source import render_source, report_marks
+from reference.algorithms import ALGORITHMS
+from reference.exercises.model import Exercise as ExerciseModel
+from reference.feedback import verdict_legend
+from reference.values import format_value
+
+FINISHED = (RunState.GRADED, RunState.ERROR)
+
+
+def verdict_words(model: ExerciseModel | None) -> dict[str, str]:
+    """Each node verdict, in words for the legend, in the terms of the exercise's search
+    (pruning and windows only for alpha-beta, the depth limit only where there is one)."""
+    windowed = model is not None and ALGORITHMS[model.algorithm].windowed
+    depth_limited = model is not None and model.options.depth_limit is not None
+    legend = verdict_legend(windowed=windowed, depth_limited=depth_limited)
+    return {str(verdict): words for verdict, words in legend.items()}
+
+
+def feedback_parts(
+    session: Session, settings: Settings, submission: Submission, exercise: Exercise
+) -> dict[str, Any]:
+    """The template's values for ``submission``'s code and feedback: ``submission``,
+    ``exercise``, ``run``, ``finished``, ``report``, ``views``, ``verdicts``,
+    ``source_listing``, ``source_marks``, ``format_value``."""
+    run = submission.latest_run
+    views: list[TreeView] = []
+    model = None
+    report = None if run is None else load_report(session, run)
+    if run is not None and run.state == RunState.GRADED and report is not None:
+        version = session.get(ExerciseVersion, run.exercise_version_id)
+        trees = {}
+        if version is not None:
+            model = outline_version(settings, exercise.slug, version).rules
+            # The trees the version's analysis kept whole: never a game expanded here.
+            row = analyses.analysis_of(session, version.id)
+            result = None if row is None else analyses.stored_result(session, row)
+            drawings = {} if result is None else result.drawings()
+            trees = {name: kept.tree for name, kept in drawings.items() if kept.whole}
+        views = tree_views(report, trees)
+    finished = run is not None and run.state in FINISHED
+    marks = report_marks(report if finished else None, submission.source)
+    return {
+        "submission": submission,
+        "exercise": exercise,
+        "run": run,
+        "finished": finished,
+        "report": report,
+        "views": views,
+        "verdicts": verdict_words(model),
+        "source_listing": render_source(submission.source, marks),
+        "source_marks": marks,
+        "format_value": format_value,
+    }
