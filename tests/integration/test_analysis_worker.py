@@ -56,9 +56,9 @@ def gunicorn(tmp_path: Path) -> Iterator[Callable[[dict[str, str]], tuple[str, P
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
-                if requests.get(base + "/healthz", timeout=2).status_code == 200:
+                if requests.get(base + "/healthz", timeout=5).status_code == 200:
                     return base, log
-            except requests.ConnectionError:
+            except requests.RequestException:
                 time.sleep(0.2)
         raise AssertionError("gunicorn did not start:\n" + log.read_text(errors="replace"))
 
