@@ -426,6 +426,10 @@ def _accept(
             response.headers["Retry-After"] = str(max(int(wait) + 1, 1))
         return response
     queue().send_after_commit(session, [submission.runs[0].id])
+    if found.current_version is not None:
+        # Its feedback draws the trees of the version's analysis: asked for now if a
+        # version published before analyses existed has none.
+        analyses.request_analysis(session, found.current_version, queue())
     return redirect(url_for("student.submission", submission_id=submission.id))
 
 

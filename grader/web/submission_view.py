@@ -13,6 +13,7 @@ from grader.models import Exercise, ExerciseVersion, RunState, Submission
 from grader.services import analyses
 from grader.services.exercise_store import outline_version
 from grader.services.results import load_report
+from grader.web.context import queue
 from grader.web.feedback import TreeView, tree_views
 from grader.web.source import render_source, report_marks
 from reference.algorithms import ALGORITHMS
@@ -47,9 +48,9 @@ def feedback_parts(
         trees = {}
         if version is not None:
             model = outline_version(settings, exercise.slug, version).rules
-            # The trees the version's analysis kept whole: never a game expanded here.
-            row = analyses.analysis_of(session, version.id)
-            result = None if row is None else analyses.stored_result(session, row)
+            # The trees the version's analysis kept whole (asked for when it has none):
+            # never a game expanded here.
+            result = analyses.result_for(session, version, queue())[1]
             drawings = {} if result is None else result.drawings()
             trees = {name: kept.tree for name, kept in drawings.items() if kept.whole}
         views = tree_views(report, trees)
