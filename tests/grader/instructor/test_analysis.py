@@ -261,3 +261,21 @@ def test_the_reaper_sends_again_an_analysis_never_sent_or_whose_worker_was_lost(
     assert _analysis(database, ids[1]).state == AnalysisState.QUEUED
     with database.session() as session:
         assert stuck_analyses(session, sent) == []  # queued again just now
+
+
+def test_a_student_page_asks_for_an_analysis_its_version_lacks_and_then_draws_its_trees(
+    app: Flask, database: Database, course: Course, make_user: UserFactory
+) -> None:
+    # The library's exercises are published without an analysis (as before analyses).
+    exercise = find_exercise(database, course, "aima-fig5.2-alphabeta")
+    assert exercise is not None and exercise.current_version_id is not None
+    student = app.test_client()
+    login(student, make_user(Role.STUDENT, course))
+
+    first = student.get(f"/exercises/{exercise.id}").get_data(as_text=True)
+
+    assert "The drawings of the trees are being prepared" in first and "<svg" not in first
+    row = _analysis(database, exercise.current_version_id)
+    assert row.state == AnalysisState.DONE  # eager: done after the page's commit
+    second = student.get(f"/exercises/{exercise.id}").get_data(as_text=True)
+    assert "being prepared" not in second and 'data-node="C2"' in second
