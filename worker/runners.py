@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from grader.config import Settings
 from grader.db import Database
-from grader.services.tasks import DELIVER_TASK, GRADE_TASK, LOCAL_RUNNERS
+from grader.services.analyses import analyse
+from grader.services.tasks import ANALYSE_TASK, DELIVER_TASK, GRADE_TASK, LOCAL_RUNNERS
 from worker.execute import execute_run
 from worker.outbound import deliver_now
 
@@ -23,5 +24,11 @@ def deliver_here(database: Database, _settings: Settings, delivery_id: int) -> f
     return deliver_now(database, delivery_id)
 
 
+def analyse_here(database: Database, settings: Settings, version_id: int) -> str:
+    """Analyse exercise version ``version_id`` in this process."""
+    return analyse(database, settings, version_id, task_id="eager")
+
+
 LOCAL_RUNNERS[GRADE_TASK] = grade_here
+LOCAL_RUNNERS[ANALYSE_TASK] = analyse_here
 LOCAL_RUNNERS[DELIVER_TASK] = deliver_here

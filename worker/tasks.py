@@ -17,10 +17,11 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 
 from grader.db import Database
 from grader.logs import bind
+from grader.services.analyses import analyse, stuck_analyses
 from grader.services.deliveries import due
 from grader.services.queue import Queue
 from grader.services.runs import stuck_runs
-from grader.services.tasks import DELIVER_TASK, GRADE_TASK, REAP_TASK, SWEEP_TASK
+from grader.services.tasks import ANALYSE_TASK, DELIVER_TASK, GRADE_TASK, REAP_TASK, SWEEP_TASK
 from worker.celery_app import app
 from worker.execute import execute_run
 from worker.outbound import deliver_now
@@ -71,7 +72,10 @@ def reap_stuck_runs() -> int:
     queue = Queue(app.conf.grader_settings, database, app)
     with database.session() as session:
         ids = stuck_runs(session, app.conf.grader_settings, queue)
-    return len(ids)
+    # And the analyses of exercise versions whose task was lost.
+    with database.session() as session:
+        analyses = stuck_analyses(session, queue)
+    return len(ids) + len(analyses)
 
 
 @app.task(name=DELIVER_TASK, bind=True, base=GraderTask)
@@ -92,3 +96,13 @@ def sweep_deliveries() -> int:
     with database.sessions() as session:
         ids = due(session)
     return Queue(app.conf.grader_settings, database, app).send_deliveries(ids)
+
+
+@app.task(name=ANALYSE_TASK, bind=True, base=GraderTask)
+def analyse_version(self: Any, version_id: int) -> str:
+    """Expand an exercise version's games, trace its trees and check its hidden trees,
+    storing the result in its analysis row (nothing when it is done already)."""
+    with bind(task_id=self.request.id):
+        return analyse(
+            _database(), app.conf.grader_settings, version_id, task_id=self.request.id or ""
+        )

@@ -8,17 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from grader.config import Settings
 from grader.models import Course, Exercise, ExerciseVersion, Submission, User
 from grader.models.submissions import SubmissionKind
-from grader.services.exercise_store import check_files, load_version, materialize, save_version
-from reference.exercises.loader import SLUG_PATTERN, load_exercise
+from grader.services.exercise_store import (
+    check_outline,
+    save_version,
+)
+from reference.exercises.loader import SLUG_PATTERN
 from reference.exercises.model import Exercise as ExerciseModel
 from reference.hidden import LIBRARY_FOLDER, load_library, reference_judge, wrong_for
 from reference.hidden.selection import catch_table, select_hidden_trees
@@ -125,9 +126,11 @@ class Uploaded:
 def upload(
     session: Session, course: Course, slug: str, files: Mapping[str, str], user: User | None
 ) -> Uploaded | list[Problem]:
-    """Check ``files`` as the folder of exercise ``slug`` and save them as a draft version
-    of the course's exercise ``slug`` (made unpublished when new); or every problem found."""
-    checked = check_files(slug, dict(files))
+    """Check ``files`` as the folder of exercise ``slug`` (the cheap check: no game is
+    expanded, the version's analysis does that in a worker) and save them as a draft
+    version of the course's exercise ``slug`` (made unpublished when new); or every
+    problem found."""
+    checked = check_outline(slug, dict(files))
     if isinstance(checked, list):
         return checked
     exercise = session.scalar(
@@ -153,18 +156,11 @@ def upload(
     return Uploaded(exercise, version, created=after != before)
 
 
-def publish(exercise: Exercise, version: ExerciseVersion, model: ExerciseModel) -> None:
+def publish(exercise: Exercise, version: ExerciseVersion, title: str) -> None:
     """Make ``version`` the one students see and submit to."""
     exercise.current_version_id = version.id
     exercise.published = True
-    exercise.title = model.title[:200]
-
-
-def version_model(
-    settings: Settings, exercise: Exercise, version: ExerciseVersion
-) -> ExerciseModel:
-    """The reference engine's exercise of one version (FileProblems if it no longer loads)."""
-    return load_version(settings, exercise.slug, version)
+    exercise.title = title[:200]
 
 
 # The reference trace, step by step.
@@ -276,17 +272,10 @@ class HiddenCheck:
         return [name for name, _, caught in self.rows if not caught]
 
 
-def hidden_check(settings: Settings, exercise: Exercise, version: ExerciseVersion) -> HiddenCheck:
-    """The hidden trees of a version under the service's key, and what each one catches
-    (``grader exercises check-hidden``)."""
-    folder = materialize(settings, exercise.slug, version)
-    return _hidden_check(str(folder), str(settings.exercises_dir), settings.hidden_tree_key)
-
-
-@lru_cache(maxsize=32)
-def _hidden_check(folder: str, exercises_dir: str, key: bytes) -> HiddenCheck:
-    model = load_exercise(folder)
-    library = load_library(Path(exercises_dir) / LIBRARY_FOLDER)
+def check_hidden(model: ExerciseModel, exercises_dir: Path, key: bytes) -> HiddenCheck:
+    """The hidden trees of ``model`` under ``key`` and what each one catches of the
+    library's wrong implementations (the analysis of a version runs it in a worker)."""
+    library = load_library(exercises_dir / LIBRARY_FOLDER)
     wrong = wrong_for(model, library)
     bugs = {
         item.name: item.bug or (f"correct only with {item.pruning} pruning" if item.pruning else "")
@@ -314,13 +303,12 @@ __all__ = [
     "Step",
     "TreeTrace",
     "Uploaded",
+    "check_hidden",
     "conventions",
     "course_exercises",
     "decode_upload",
-    "hidden_check",
     "publish",
     "reference_traces",
     "slug_problem",
     "upload",
-    "version_model",
 ]

@@ -21,6 +21,7 @@ from grader.models import Course, Exercise, ExerciseVersion, User
 from reference.exercises.catalog import load_catalog
 from reference.exercises.loader import EXERCISE_FILE, load_exercise
 from reference.exercises.model import Exercise as ExerciseModel
+from reference.exercises.outline import Outline, check_exercise
 from reference.problems import FileProblems, Problem, in_file_order
 
 MAX_FILES = 50
@@ -72,6 +73,32 @@ def check_files(slug: str, files: dict[str, str]) -> ExerciseModel | list[Proble
     return bad or model
 
 
+def check_outline(slug: str, files: dict[str, str]) -> Outline | list[Problem]:
+    """The cheap check of ``files`` (what an upload request does): the outline of the
+    exercise they define, or its problems; no game is expanded and no large tree searched
+    (the version's analysis, in a worker, does the rest: :mod:`grader.services.analyses`).
+    The same stops and file names as :func:`check_files`."""
+    if EXERCISE_FILE not in files:
+        return [Problem(EXERCISE_FILE, 1, 1, "the exercise needs an exercise.yaml file")]
+    if len(files) > MAX_FILES:
+        return [Problem(EXERCISE_FILE, 1, 1, f"more than {MAX_FILES} files")]
+    bad = [Problem(name, 1, 1, "not a plain file name") for name in files if not _safe_name(name)]
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch) / slug
+        _write(folder, {name: text for name, text in files.items() if _safe_name(name)})
+        try:
+            outline = check_exercise(folder)
+        except FileProblems as problems:
+            return in_file_order(bad + relative_problems(problems.problems, folder))
+    return bad or outline
+
+
+def relative_problems(problems: list[Problem], folder: Path) -> list[Problem]:
+    """``problems`` with their files named by file name rather than path in ``folder``."""
+    prefix = str(folder) + "/"
+    return [Problem(p.file.removeprefix(prefix), p.line, p.column, p.message) for p in problems]
+
+
 def _write(folder: Path, files: dict[str, str]) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
@@ -103,6 +130,17 @@ def load_version(settings: Settings, slug: str, version: ExerciseVersion) -> Exe
 @lru_cache(maxsize=64)
 def _load(folder: str) -> ExerciseModel:
     return load_exercise(folder)
+
+
+def outline_version(settings: Settings, slug: str, version: ExerciseVersion) -> Outline:
+    """The outline of ``version`` (its rules and tree sources; no game expanded): what
+    pages show of it without its analysis (FileProblems if it no longer passes)."""
+    return _outline(str(materialize(settings, slug, version)))
+
+
+@lru_cache(maxsize=256)
+def _outline(folder: str) -> Outline:
+    return check_exercise(folder)
 
 
 def save_version(

@@ -23,7 +23,6 @@ from sqlalchemy.orm import Session
 from grader.models import Exercise, ExerciseStatus, ExerciseVersion, Submission, User
 from grader.models.submissions import SubmissionKind
 from grader.services import audit, authoring
-from reference.exercises.model import Exercise as ExerciseModel
 
 STATUS_WORDS = {
     ExerciseStatus.DRAFT: "draft: students do not see it",
@@ -102,13 +101,13 @@ def publish_version(
     actor: User,
     exercise: Exercise,
     version: ExerciseVersion,
-    model: ExerciseModel,
+    title: str,
 ) -> None:
     """Make ``version`` the one students see and submit to. A draft becomes published; a
     hidden or archived exercise keeps its status (a corrected version, to regrade with)."""
     before_status = exercise.status
     before_version = exercise.current_version_id
-    authoring.publish(exercise, version, model)
+    authoring.publish(exercise, version, title)
     if before_status in (ExerciseStatus.HIDDEN, ExerciseStatus.ARCHIVED):
         exercise.status = before_status
     audit.record(

@@ -20,12 +20,15 @@ from sqlalchemy.orm import Session
 from grader.config import Settings
 from grader.db import Database
 from grader.models.submissions import Lane
+from grader.services.analyses import mark_sent as mark_analysis_sent
 from grader.services.runs import lanes, mark_sent
 from grader.services.tasks import (
+    ANALYSE_TASK,
     CALLBACKS_QUEUE,
     DELIVER_TASK,
     GRADE_TASK,
     GRADING_QUEUES,
+    MAINTENANCE_QUEUE,
     local_runner,
     make_producer,
 )
@@ -59,6 +62,37 @@ class Queue:
         delivery_ids = list(delivery_ids)
         if delivery_ids:
             after_commit(session, lambda: self.send_deliveries(delivery_ids))
+
+    def analyse_after_commit(self, session: Session, version_ids: Iterable[int]) -> None:
+        """Send each version's analysis task once ``session`` commits its analysis row."""
+        version_ids = list(version_ids)
+        if version_ids:
+            after_commit(session, lambda: self.send_analyses(version_ids))
+
+    def send_analyses(self, version_ids: Iterable[int]) -> int:
+        """Send each version's analysis task (the reaper sends again any not sent); the
+        number that reached the broker (or were done, when tasks are eager)."""
+        sent = 0
+        for version_id in version_ids:
+            if self.settings.eager_tasks:
+                local_runner(ANALYSE_TASK)(self.database, self.settings, version_id)
+                sent += 1
+                continue
+            task_id = uuid.uuid4().hex
+            try:
+                self.celery.send_task(
+                    ANALYSE_TASK, args=[version_id], task_id=task_id, queue=MAINTENANCE_QUEUE
+                )
+            except Exception:
+                log.exception(
+                    "broker unreachable: analysis %s and those after it wait for the reaper",
+                    version_id,
+                )
+                break
+            with self.database.session() as session:
+                mark_analysis_sent(session, version_id, task_id)
+            sent += 1
+        return sent
 
     def send(self, run_ids: Iterable[int]) -> int:
         """Send each run's task to its lane's queue; the number that reached the broker (or

@@ -22,6 +22,7 @@ GRADE_TASK = "worker.tasks.grade_run"
 REAP_TASK = "worker.tasks.reap_stuck_runs"
 SWEEP_TASK = "worker.tasks.sweep_deliveries"
 DELIVER_TASK = "worker.tasks.deliver"
+ANALYSE_TASK = "worker.tasks.analyse_version"
 
 GRADING_QUEUES = {Lane.FAST: "grading", Lane.SLOW: "grading-slow"}
 """The Celery queue of each grading lane."""
@@ -33,6 +34,8 @@ TASK_QUEUES = {
     DELIVER_TASK: CALLBACKS_QUEUE,
     REAP_TASK: MAINTENANCE_QUEUE,
     SWEEP_TASK: MAINTENANCE_QUEUE,
+    # Seconds to minutes of work (a large game's expansion) that no student waits for.
+    ANALYSE_TASK: MAINTENANCE_QUEUE,
 }
 """Where each task goes unless told otherwise (a run goes to its lane's queue)."""
 

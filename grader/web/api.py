@@ -25,7 +25,7 @@ from grader.lms import intake
 from grader.lms.integrations import by_token
 from grader.lms.problems import KINDS, MEDIA_TYPE, Problem, for_status
 from grader.models import Exercise, Integration
-from grader.services.exercise_store import load_version
+from grader.services.exercise_store import outline_version
 from grader.web import errors
 from grader.web.context import db_session, queue, settings
 from grader.web.limits import limiter
@@ -198,7 +198,7 @@ def exercises() -> Response:
     for exercise in found:
         if exercise.current_version is None:
             continue
-        model = load_version(settings(), exercise.slug, exercise.current_version)
+        model = outline_version(settings(), exercise.slug, exercise.current_version).rules
         listed.append(
             {
                 "slug": exercise.slug,

@@ -40,7 +40,6 @@ from fractions import Fraction
 from typing import Any
 
 from grader.web.replay import replay_data
-from reference.exercises.model import Exercise as ExerciseModel
 from reference.report import NodeReport, Report, Step, TreeCase
 from reference.tree import Tree
 from reference.values import format_value
@@ -222,7 +221,9 @@ def tree_document(tree: Tree, case: TreeCase) -> dict[str, Any]:
     }
 
 
-def tree_views(report: Report, model: ExerciseModel | None) -> list[TreeView]:
+def tree_views(report: Report, trees: Mapping[str, Tree]) -> list[TreeView]:
+    """The views of ``report``'s trees; a public tree is drawn when ``trees`` holds it
+    (whole: a tree an analysis kept only the first levels of is not drawn)."""
     views = []
     for case in report.cases:
         view = TreeView(case.name, case.hidden, case.verdict, case.message or "")
@@ -234,10 +235,8 @@ def tree_views(report: Report, model: ExerciseModel | None) -> list[TreeView]:
         view.counts = dict(case.verdict_counts())
         view.case = case
         view.replay = replay_data(case)
-        entry = None
-        if model is not None:
-            entry = next((tree for tree in model.trees if tree.name == case.name), None)
-        if entry is not None:
-            view.tree = tree_document(entry.tree, case)
+        tree = trees.get(case.name)
+        if tree is not None:
+            view.tree = tree_document(tree, case)
         views.append(view)
     return views

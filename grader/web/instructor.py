@@ -22,6 +22,7 @@ from wtforms.validators import Length
 from grader.models import Course, Exercise, ExerciseVersion, Role
 from grader.models.base import aware
 from grader.services import (
+    analyses,
     analytics,
     authoring,
     gradebook,
@@ -30,11 +31,12 @@ from grader.services import (
     regrades,
     sections,
 )
-from grader.services.exercise_store import check_files
-from grader.web.context import db_session, role_required, settings
-from grader.web.treesvg import NodeMark, tree_svg
+from grader.services.exercise_store import check_outline, outline_version
+from grader.web.analyses import preview_page, publish_refusal
+from grader.web.context import db_session, queue, role_required, settings
+from grader.web.treesvg import NodeMark
+from grader.web.treesvg import stored_tree_svg as draw
 from reference.problems import FileProblems, Problem, in_file_order
-from reference.tree import Tree
 
 blueprint = Blueprint("instructor", __name__, url_prefix="/teach")
 log = logging.getLogger(__name__)
@@ -128,7 +130,7 @@ def upload(course_id: int) -> str | Response | tuple[str, int]:
         if "exercise.yaml" in files:
             # The files are checked beside a bad slug too (under a stand-in folder name,
             # since the slug may not name a folder), so one try shows every problem.
-            checked = check_files("exercise" if slug_problem else slug, files)
+            checked = check_outline("exercise" if slug_problem else slug, files)
             problems += checked if isinstance(checked, list) else []
         return _upload_page(course, form, files, in_file_order(problems), 422)
     session = db_session()
@@ -136,6 +138,9 @@ def upload(course_id: int) -> str | Response | tuple[str, int]:
     if isinstance(result, list):
         session.rollback()
         return _upload_page(course, form, files, result, 422)
+    # The games are expanded and the trees traced by a worker, after the commit: the
+    # preview shows the progress, then the result.
+    analyses.request_analysis(session, result.version, queue())
     short = result.version.content_hash[:10]
     if result.created:
         flash(f"Saved draft version {short} of {slug}: check it, then publish it.", "info")
@@ -234,77 +239,7 @@ def exercise_view(exercise: Exercise, **panels: object) -> str:
 @role_required(Role.INSTRUCTOR)
 def preview(exercise_id: int, version_id: int) -> str | tuple[str, int]:
     exercise = _exercise(exercise_id)
-    version = _version(exercise, version_id)
-    course = db_session().get(Course, exercise.course_id)
-    try:
-        model = authoring.version_model(settings(), exercise, version)
-    except FileProblems as error:
-        # A version saved before the engine's rules changed may no longer load.
-        page = render_template(
-            "instructor/broken.html", exercise=exercise, version=version, problems=error.problems
-        )
-        return page, 200
-    traces = authoring.reference_traces(model)
-    chosen_tree = request.args.get("tree", "")
-    requested = request.args.get("step", "0")
-    drawings = {}
-    current = {}
-    for trace in traces:
-        step = 0
-        if trace.name == chosen_tree and requested.isdigit():
-            step = min(int(requested), max(len(trace.steps) - 1, 0))
-        current[trace.name] = step
-        focus = trace.steps[step].node if trace.steps else None
-        drawings[trace.name] = tree_svg(
-            trace.tree, _trace_marks(trace, focus), caption=f"tree {trace.name}"
-        )
-    try:
-        check: authoring.HiddenCheck | None = authoring.hidden_check(settings(), exercise, version)
-    except Exception:
-        # The trace is still worth showing; the log keeps what went wrong.
-        log.exception("hidden-tree check of version %s failed", version.id)
-        check = None
-    hidden_drawings = {
-        name: tree_svg(tree, caption=name) for name, tree in (check.trees if check else ())
-    }
-    return render_template(
-        "instructor/preview.html",
-        exercise=exercise,
-        course=course,
-        version=version,
-        model=model,
-        conventions=authoring.conventions(model.options),
-        traces=traces,
-        drawings=drawings,
-        current=current,
-        check=check,
-        hidden_drawings=hidden_drawings,
-        is_current=exercise.current_version_id == version.id,
-        form=ActionForm(),
-    )
-
-
-def _trace_marks(trace: authoring.TreeTrace, focus: str | None) -> dict[str, NodeMark]:
-    """Each node with the value the reference backs up (or "pruned"); ``focus`` stands out."""
-    marks = {}
-    for node in trace.tree:
-        classes = []
-        label = None  # a leaf shows its utility
-        title = f"{node.name}: {node.kind}"
-        if node.name in trace.values:
-            title += f", returns {trace.values[node.name]}"
-            if not node.is_leaf:
-                label = trace.values[node.name]
-        elif node.name in trace.pruned:
-            classes.append("pruned")
-            title += ", pruned"
-        else:
-            classes.append("unsearched")
-            title += ", not searched"
-        if node.name == focus:
-            classes.append("current")
-        marks[node.name] = NodeMark(" ".join(classes), title, label, node.name in trace.pruned)
-    return marks
+    return preview_page(exercise, _version(exercise, version_id))
 
 
 @blueprint.route("/exercises/<int:exercise_id>/versions/<int:version_id>/publish", methods=["POST"])
@@ -313,11 +248,15 @@ def publish(exercise_id: int, version_id: int) -> Response:
     exercise = _exercise(exercise_id)
     version = _version(exercise, version_id)
     try:
-        model = authoring.version_model(settings(), exercise, version)
+        outline = outline_version(settings(), exercise.slug, version)
     except FileProblems:
         flash("This version no longer loads: it cannot be published.", "error")
         return redirect(url_for(".preview", exercise_id=exercise.id, version_id=version.id))
-    lifecycle.publish_version(db_session(), current_user, exercise, version, model)
+    refusal = publish_refusal(exercise, version)
+    if refusal is not None:
+        flash(refusal, "error")
+        return redirect(url_for(".preview", exercise_id=exercise.id, version_id=version.id))
+    lifecycle.publish_version(db_session(), current_user, exercise, version, outline.title)
     flash(f"Published version {version.content_hash[:10]} of {exercise.slug}.", "info")
     return redirect(url_for(".preview", exercise_id=exercise.id, version_id=version.id))
 
@@ -329,15 +268,13 @@ def analytics_page(exercise_id: int) -> str:
     session = db_session()
     course = session.get(Course, exercise.course_id)
     heats = analytics.heat_maps(session, exercise)
-    trees: dict[str, Tree] = {}
+    # The trees as the current version's analysis kept them (never expanded here).
+    result = None
     if exercise.current_version is not None:
-        try:
-            model = authoring.version_model(settings(), exercise, exercise.current_version)
-            trees = {entry.name: entry.tree for entry in model.trees}
-        except FileProblems:
-            trees = {}
+        result = analyses.result_for(session, exercise.current_version, queue())[1]
+    trees = {} if result is None else result.drawings()
     drawings = {
-        heat.name: tree_svg(trees[heat.name], _heat_marks(heat), caption=f"tree {heat.name}")
+        heat.name: draw(trees[heat.name], _heat_marks(heat), caption=f"tree {heat.name}")
         for heat in heats
         if heat.name in trees
     }

@@ -34,8 +34,8 @@ from grader.models import (
 )
 from grader.models.base import aware
 from grader.models.submissions import SubmissionKind
-from grader.services import notices, overrides, permissions, sections
-from grader.services.exercise_store import load_version
+from grader.services import analyses, notices, overrides, permissions, sections
+from grader.services.exercise_store import outline_version
 from grader.services.grades import AttemptScore, student_grade
 from grader.services.runs import queue_position
 from grader.services.submissions import (
@@ -47,7 +47,7 @@ from grader.services.submissions import (
 from grader.web.context import db_session, queue, settings
 from grader.web.deadlines import due_view, due_views
 from grader.web.submission_view import FINISHED, feedback_parts
-from grader.web.treesvg import tree_svg
+from grader.web.treesvg import stored_tree_svg
 from reference.algorithms import ALGORITHMS
 from reference.caching import IdentityCache
 from reference.exercises.model import Exercise as ExerciseModel
@@ -289,10 +289,19 @@ def conventions(model: ExerciseModel) -> list[tuple[str, str]]:
 
 
 def _model(exercise: Exercise, version: ExerciseVersion | None = None) -> ExerciseModel:
+    """The rules of the exercise's version (its trees are not in it: a page draws them
+    from the version's analysis, never expanding a game in a request)."""
     version = version or exercise.current_version
     if version is None:
         abort(404)
-    return load_version(settings(), exercise.slug, version)
+    return outline_version(settings(), exercise.slug, version).rules
+
+
+def _analysis(version: ExerciseVersion | None) -> analyses.AnalysisResult | None:
+    """The stored analysis of ``version`` (requested when there is none), None until done."""
+    if version is None:
+        return None
+    return analyses.result_for(db_session(), version, queue())[1]
 
 
 ATTEMPTS_SHOWN = 20
@@ -347,15 +356,19 @@ _fixed: IdentityCache[dict[str, _Fixed]] = IdentityCache(_FIXED_KEPT)
 """Each exercise model's fixed parts, by the statement shown with it (one in practice)."""
 
 
-def _fixed_parts(model: ExerciseModel, statement: str) -> _Fixed:
-    """The drawn trees, statement and conventions of ``model`` (an exercise model object is
-    never changed once loaded: they are made once per model and statement)."""
-    kept = _fixed.get(dict, model)
+def _fixed_parts(
+    model: ExerciseModel, result: analyses.AnalysisResult | None, statement: str
+) -> _Fixed:
+    """The drawn trees (from the version's analysis ``result``), statement and conventions
+    of ``model`` (neither object is changed once made: the parts are made once per model,
+    result and statement)."""
+    kept = _fixed.get(dict, model, result)
     hit = kept.get(statement)
     if hit is not None:
         return hit
+    traces = () if result is None else result.traces
     fixed = _Fixed(
-        [(entry.name, tree_svg(entry.tree, caption=entry.name)) for entry in model.trees],
+        [(trace.name, stored_tree_svg(trace.drawing, caption=trace.name)) for trace in traces],
         statement_html(statement),
         conventions(model),
     )
@@ -373,7 +386,8 @@ def _exercise_page(
     model = _model(exercise)
     session = db_session()
     version = exercise.current_version
-    fixed = _fixed_parts(model, (version.statement if version else "") or model.statement)
+    result = _analysis(version)
+    fixed = _fixed_parts(model, result, (version.statement if version else "") or model.statement)
     user_id = current_user.id
     checks = standing(session, settings(), user_id, exercise.id, kind=SubmissionKind.CHECK)
     shown = notices.for_exercise(session, user_id, exercise.id)
@@ -386,6 +400,7 @@ def _exercise_page(
         conventions=fixed.conventions,
         interface=GAME_INTERFACE,
         trees=fixed.trees,
+        trees_pending=result is None,
         limits=model.limits,
         output_kept=STDOUT_KEPT,
         output_cap=OUTPUT_CAP,
@@ -463,6 +478,10 @@ def _accept(
             response.headers["Retry-After"] = str(max(int(wait) + 1, 1))
         return response
     queue().send_after_commit(session, [submission.runs[0].id])
+    if found.current_version is not None:
+        # Its feedback draws the trees of the version's analysis: asked for now if a
+        # version published before analyses existed has none.
+        analyses.request_analysis(session, found.current_version, queue())
     return redirect(url_for("student.submission", submission_id=submission.id))
 
 

@@ -10,8 +10,10 @@ from sqlalchemy.orm import Session
 
 from grader.config import Settings
 from grader.models import Exercise, ExerciseVersion, RunState, Submission
-from grader.services.exercise_store import load_version
+from grader.services import analyses
+from grader.services.exercise_store import outline_version
 from grader.services.results import load_report
+from grader.web.context import queue
 from grader.web.feedback import TreeView, tree_views
 from grader.web.source import render_source, report_marks
 from reference.algorithms import ALGORITHMS
@@ -43,8 +45,15 @@ def feedback_parts(
     report = None if run is None else load_report(session, run)
     if run is not None and run.state == RunState.GRADED and report is not None:
         version = session.get(ExerciseVersion, run.exercise_version_id)
-        model = None if version is None else load_version(settings, exercise.slug, version)
-        views = tree_views(report, model)
+        trees = {}
+        if version is not None:
+            model = outline_version(settings, exercise.slug, version).rules
+            # The trees the version's analysis kept whole (asked for when it has none):
+            # never a game expanded here.
+            result = analyses.result_for(session, version, queue())[1]
+            drawings = {} if result is None else result.drawings()
+            trees = {name: kept.tree for name, kept in drawings.items() if kept.whole}
+        views = tree_views(report, trees)
     finished = run is not None and run.state in FINISHED
     marks = report_marks(report if finished else None, submission.source)
     return {

@@ -9,11 +9,12 @@ drawing under ``max_nodes`` nodes, with a notice saying so.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, replace
 
 from markupsafe import Markup, escape
 
+from reference.stored_tree import StoredTree
 from reference.tree import Kind, Node, Tree
 from reference.values import format_value
 
@@ -200,16 +201,27 @@ def tree_svg(
     *,
     caption: str = "",
     max_nodes: int = MAX_DRAWN,
+    total: int | None = None,
+    cut: Collection[str] = (),
 ) -> Markup:
     """``tree`` as an inline SVG (in a ``<div class="tree-drawing">``), nodes drawn by
-    ``marks``; a notice precedes it when only the first levels fit."""
+    ``marks``; a notice precedes it when only the first levels fit. When ``tree`` is the
+    first levels of a larger tree (kept by :mod:`reference.stored_tree`), ``total`` is the
+    larger tree's size and ``cut`` its nodes whose children are left out."""
     marks = marks or {}
     drawn = layout(tree, max_nodes)
+    whole = len(tree) if total is None else total
+    if total is not None or cut:
+        drawn = replace(
+            drawn,
+            left_out=whole - len(drawn.positions),
+            cut_below=drawn.cut_below | (frozenset(cut) & drawn.positions.keys()),
+        )
     width, height = _number(drawn.width), _number(drawn.height)
     notice = ""
     if drawn.left_out:
         notice = (
-            f'<p class="tree-notice">This tree has {len(tree):,} nodes: only its first '
+            f'<p class="tree-notice">This tree has {whole:,} nodes: only its first '
             f"{drawn.levels} level{'s' if drawn.levels != 1 else ''} are drawn "
             f"({len(drawn.positions):,} nodes).</p>"
         )
@@ -221,3 +233,11 @@ def tree_svg(
         f'aria-label="{escape(label)}" viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}">{body}</svg></div>'
     )
+
+
+def stored_tree_svg(
+    stored: StoredTree, marks: Mapping[str, NodeMark] | None = None, *, caption: str = ""
+) -> Markup:
+    """A tree as an analysis kept it, drawn (its first levels, with a notice, when it was
+    too large to keep whole)."""
+    return tree_svg(stored.tree, marks, caption=caption, total=stored.nodes, cut=stored.cut)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import yaml
 
-from reference import games, treefile, yamldoc
+from reference import games, progress, treefile, yamldoc
 from reference.exercises.schema import TreeSchema
 from reference.problems import FileProblems, Problem
 from reference.tree import Tree
@@ -25,7 +25,8 @@ def tree_from_source(
     game = entry.game
     node, _ = yamldoc.locate(entry_node, ["game"])
     try:
-        tree = games.generate(game.name, max_depth=game.max_depth, **game.options)
+        with progress.doing(f"expanding tree {entry.name}"):
+            tree = games.generate(game.name, max_depth=game.max_depth, **game.options)
     except KeyError:
         known = ", ".join(games.GAMES)
         message = f"unknown game {game.name!r} (known: {known})"

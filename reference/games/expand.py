@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from itertools import repeat
 from typing import Any, Generic
 
+from reference import progress
 from reference.allocation import gc_paused
 from reference.games.base import Game, S
 from reference.naming import ROOT_NAME, child_names
@@ -57,6 +58,8 @@ def expand(
         limit = math.inf if max_depth is None else max_depth
         nodes: list[Node] = []
         count = 1
+        # Counted for a listener every EVERY nodes (tic-tac-toe takes seconds to expand).
+        tell_at = progress.EVERY if progress.heard() else math.inf
         # Iterative on purpose: game trees can be deeper than Python's recursion limit. This
         # loop runs once per node (half a million for tic-tac-toe), so it stays lean.
         stack: list[tuple[str, S, int]] = [(ROOT_NAME, game.initial_state(), 0)]
@@ -81,6 +84,9 @@ def expand(
                     f"the game tree has more than {max_nodes:,} nodes (the limit); "
                     "set a maximum depth or raise the limit"
                 )
+            if count >= tell_at:
+                progress.count(count)
+                tell_at += progress.EVERY
             edges = tuple(map(Edge, facts.actions, names))
             nodes.append(Node(name, facts.kind, edges, None, facts.heuristic, facts.label))
             stack.extend(zip(names, facts.children, repeat(depth + 1)))

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 from werkzeug.security import generate_password_hash
@@ -24,7 +24,8 @@ from werkzeug.security import generate_password_hash
 from grader.config import Settings
 from grader.db import Database
 from grader.migrate import upgrade
-from grader.models import Course, GradingRun, Membership, Role, User
+from grader.models import Course, Exercise, GradingRun, Membership, Role, User, VersionAnalysis
+from grader.services.analyses import analyse
 from grader.services.exercise_store import import_library
 from grader.services.results import load_report
 from grader.services.unit_of_work import after_commit
@@ -128,6 +129,23 @@ def make_user(database: Database) -> UserFactory:
         return add_user(database, f"{role}{number}@example.edu", role, course, name)
 
     return make
+
+
+def analysed(database: Database, settings: Settings, course: Course, *slugs: str) -> None:
+    """The current versions of ``course``'s exercises ``slugs`` analysed in this process, as
+    a worker would do it: their pages read the analysis (its traces and tree drawings)."""
+    with database.session() as session:
+        versions = session.scalars(
+            select(Exercise.current_version_id).where(
+                Exercise.course_id == course.id, Exercise.slug.in_(slugs)
+            )
+        ).all()
+        for version_id in versions:
+            if session.get(VersionAnalysis, version_id) is None:
+                session.add(VersionAnalysis(version_id=version_id))
+    for version_id in versions:
+        assert version_id is not None
+        analyse(database, settings, version_id, task_id="test")
 
 
 @pytest.fixture(scope="session")

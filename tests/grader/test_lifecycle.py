@@ -157,10 +157,10 @@ def test_publishing_a_version_keeps_a_hidden_exercise_hidden(
         assert version is not None
         model = authoring.version_model(settings, exercise, version)
         exercise.status = ExerciseStatus.HIDDEN
-        lifecycle.publish_version(session, teacher, exercise, version, model)
+        lifecycle.publish_version(session, teacher, exercise, version, model.title)
         assert exercise.status == ExerciseStatus.HIDDEN
         exercise.status = ExerciseStatus.DRAFT
-        lifecycle.publish_version(session, teacher, exercise, version, model)
+        lifecycle.publish_version(session, teacher, exercise, version, model.title)
         assert exercise.status == ExerciseStatus.PUBLISHED
         assert _actions(session, course) == ["exercise.publish", "exercise.publish"]
 

@@ -17,7 +17,7 @@ from grader.models import Course, Exercise, GradingRun, Role, RunState, User
 from grader.services import analytics
 from grader.services.queue import Queue
 from grader.services.submissions import submit
-from tests.grader.conftest import UserFactory, csrf_token
+from tests.grader.conftest import UserFactory, analysed, csrf_token
 from tests.grader.instructor.helpers import LIBRARY, find_exercise, login
 
 SLUG = "aima-fig5.2-alphabeta"
@@ -52,6 +52,7 @@ def test_the_heat_map_shows_where_half_the_class_searched_too_much(
     make_user: UserFactory,
 ) -> None:
     _class_of_two(database, settings, course, make_user)
+    analysed(database, settings, course, SLUG)
     login(client, make_user(Role.INSTRUCTOR, course))
     exercise = find_exercise(database, course, SLUG)
     assert exercise is not None

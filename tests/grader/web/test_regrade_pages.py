@@ -245,7 +245,7 @@ def test_a_confirmed_regrade_of_a_changed_version_tells_the_student_their_new_gr
         uploaded = authoring.upload(session, session.get(Course, course.id), SLUG, files, teacher)  # type: ignore[arg-type]
         assert not isinstance(uploaded, list), uploaded
         model = authoring.version_model(settings, exercise, uploaded.version)
-        lifecycle.publish_version(session, teacher, exercise, uploaded.version, model)
+        lifecycle.publish_version(session, teacher, exercise, uploaded.version, model.title)
 
     login(client, teacher)
     token = csrf_token(client)

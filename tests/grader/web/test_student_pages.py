@@ -20,12 +20,30 @@ from grader.db import Database
 from grader.models import Course, Exercise, Role, Submission, User
 from grader.services.submissions import submit
 from grader.web.student import ATTEMPTS_SHOWN
-from tests.grader.conftest import UserFactory, configured, csrf_token, login, stored_report
+from tests.grader.conftest import (
+    UserFactory,
+    analysed,
+    configured,
+    csrf_token,
+    login,
+    stored_report,
+)
 
 LIBRARY = Path(__file__).resolve().parents[3] / "exercises" / "implementations"
 CORRECT = LIBRARY / "alphabeta" / "correct_fail_hard.py"
 NO_PRUNING = LIBRARY / "alphabeta" / "wrong_no_pruning.py"
 SLUG = "aima-fig5.2-alphabeta"
+
+
+@pytest.fixture(autouse=True)
+def _analysed(request: pytest.FixtureRequest) -> None:
+    """Figure 5.2's version analysed, as a worker does once it is saved: its pages draw
+    the trees the analysis kept."""
+    if "course" in request.fixturenames:
+        settings = request.getfixturevalue("settings")
+        analysed(
+            request.getfixturevalue("database"), settings, request.getfixturevalue("course"), SLUG
+        )
 
 
 def exercise_id(database: Database, course: Course, slug: str = SLUG) -> int:
