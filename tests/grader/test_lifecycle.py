@@ -19,7 +19,8 @@ from grader.models import (
     Section,
 )
 from grader.models.submissions import SubmissionKind
-from grader.services import authoring, lifecycle, permissions, sections
+from grader.services import lifecycle, permissions, sections
+from grader.services.exercise_store import load_version
 from grader.services.submissions import SubmissionRefused, submit
 from tests.grader.conftest import Backend, UserFactory
 
@@ -155,7 +156,7 @@ def test_publishing_a_version_keeps_a_hidden_exercise_hidden(
         exercise = _exercise(session, course)
         version = exercise.current_version
         assert version is not None
-        model = authoring.version_model(settings, exercise, version)
+        model = load_version(settings, exercise.slug, version)
         exercise.status = ExerciseStatus.HIDDEN
         lifecycle.publish_version(session, teacher, exercise, version, model.title)
         assert exercise.status == ExerciseStatus.HIDDEN

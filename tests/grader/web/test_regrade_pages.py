@@ -26,6 +26,7 @@ from grader.models import (
     User,
 )
 from grader.services import authoring, lifecycle, regrades
+from grader.services.exercise_store import load_version
 from grader.services.submissions import submit
 from tests.grader.conftest import SentAfterCommit, UserFactory, csrf_token, login
 from tests.grader.instructor.helpers import FIGURE, LIBRARY
@@ -244,7 +245,7 @@ def test_a_confirmed_regrade_of_a_changed_version_tells_the_student_their_new_gr
         files["exercise.yaml"] += RESCORED
         uploaded = authoring.upload(session, session.get(Course, course.id), SLUG, files, teacher)  # type: ignore[arg-type]
         assert not isinstance(uploaded, list), uploaded
-        model = authoring.version_model(settings, exercise, uploaded.version)
+        model = load_version(settings, exercise.slug, uploaded.version)
         lifecycle.publish_version(session, teacher, exercise, uploaded.version, model.title)
 
     login(client, teacher)
