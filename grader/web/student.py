@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
@@ -581,6 +581,11 @@ blueprint.add_app_template_filter(verdict_word, "verdict_word")
 
 
 @blueprint.app_template_filter("moment")
-def moment(value: datetime | None) -> str:
-    """A time as the pages show it (UTC)."""
-    return "" if value is None else f"{value:%Y-%m-%d %H:%M:%S} UTC"
+def moment(value: datetime | None) -> Markup:
+    """A time as every page shows it: in UTC from the server, in the viewer's time zone
+    once ``localtime.js`` has run (the UTC text stays as the title)."""
+    if value is None:
+        return Markup("")
+    value = aware(value).astimezone(UTC)
+    iso = value.isoformat(timespec="seconds").replace("+00:00", "Z")
+    return Markup(f'<time datetime="{iso}" data-local>{value:%Y-%m-%d %H:%M:%S} UTC</time>')

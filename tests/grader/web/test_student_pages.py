@@ -371,6 +371,23 @@ def test_earlier_attempts_are_listed(
     assert "100 / 100" in listing
 
 
+def test_times_are_written_in_utc_for_the_script_to_show_in_the_viewers_zone(
+    client: FlaskClient, database: Database, course: Course, student: object
+) -> None:
+    exercise = exercise_id(database, course)
+    made = upload(client, exercise, CORRECT.read_bytes())
+    page = client.get(made.headers["Location"]).get_data(as_text=True)
+    stamps = re.findall(
+        r'<time datetime="(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)" data-local>([^<]*) UTC</time>',
+        page,
+    )
+    # The title and the attempts table; each text is its own instant's, in UTC.
+    assert len(stamps) >= 2
+    for instant, text in stamps:
+        assert instant.replace("T", " ").removesuffix("Z") == text
+    assert "js/localtime.js" in page
+
+
 def test_only_the_most_recent_attempts_are_listed(
     database: Database, settings: Settings, course: Course, student: User, client: FlaskClient
 ) -> None:
