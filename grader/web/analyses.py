@@ -8,15 +8,14 @@ No page here expands a game or searches a tree: the worker did (see
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
-from flask_login import current_user
 from flask_wtf import FlaskForm
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from grader.models import AnalysisState, Course, Exercise, ExerciseVersion, Role
-from grader.services import analyses, authoring, permissions
+from grader.services import analyses, authoring
 from grader.services.exercise_store import outline_version
-from grader.web.context import db_session, queue, role_required, settings
+from grader.web.context import db_session, queue, role_required, settings, taught_exercise
 from grader.web.treesvg import NodeMark
 from grader.web.treesvg import stored_tree_svg as draw
 from reference.problems import FileProblems
@@ -32,11 +31,8 @@ class ActionForm(FlaskForm):
 
 
 def _exercise_and_version(exercise_id: int, version_id: int) -> tuple[Exercise, ExerciseVersion]:
-    session = db_session()
-    exercise = session.get(Exercise, exercise_id)
-    if exercise is None or not permissions.may_change_exercise(session, current_user, exercise):
-        abort(404)
-    version = session.get(ExerciseVersion, version_id)
+    exercise = taught_exercise(exercise_id)
+    version = db_session().get(ExerciseVersion, version_id)
     if version is None or version.exercise_id != exercise.id:
         abort(404)
     return exercise, version

@@ -14,6 +14,8 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from grader.config import Settings
 from grader.db import Database
+from grader.models import Course, Exercise
+from grader.services import permissions
 from grader.services.permissions import has_role
 from grader.services.queue import Queue
 
@@ -71,3 +73,23 @@ def role_required(*roles: str) -> Callable[[F], F]:
         return wrapped  # type: ignore[return-value]
 
     return decorate
+
+
+# What an instructor's page is about: the course or exercise, if the signed-in user may
+# change it, else not found (never forbidden: no hint that it exists).
+
+
+def taught_course(course_id: int) -> Course:
+    session = db_session()
+    course = session.get(Course, course_id)
+    if course is None or not permissions.may_change_course(session, current_user, course_id):
+        abort(404)
+    return course
+
+
+def taught_exercise(exercise_id: int) -> Exercise:
+    session = db_session()
+    exercise = session.get(Exercise, exercise_id)
+    if exercise is None or not permissions.may_change_exercise(session, current_user, exercise):
+        abort(404)
+    return exercise

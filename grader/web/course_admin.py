@@ -14,9 +14,9 @@ from werkzeug.wrappers import Response
 from wtforms import HiddenField, SelectField, StringField
 from wtforms.validators import AnyOf, DataRequired, Length
 
-from grader.models import Course, Exercise, ExerciseStatus, Role, Section
+from grader.models import ExerciseStatus, Role, Section
 from grader.services import authoring, lifecycle, permissions, sections
-from grader.web.context import db_session, role_required
+from grader.web.context import db_session, role_required, taught_course, taught_exercise
 
 blueprint = Blueprint("course_admin", __name__, url_prefix="/teach")
 
@@ -43,14 +43,6 @@ class ActionForm(FlaskForm):
     """A button (delete): the CSRF token only."""
 
 
-def _course(course_id: int) -> Course:
-    session = db_session()
-    course = session.get(Course, course_id)
-    if course is None or not permissions.may_change_course(session, current_user, course_id):
-        abort(404)
-    return course
-
-
 def _section(section_id: int) -> Section:
     session = db_session()
     section = session.get(Section, section_id)
@@ -59,14 +51,6 @@ def _section(section_id: int) -> Section:
     ):
         abort(404)
     return section
-
-
-def _exercise(exercise_id: int) -> Exercise:
-    session = db_session()
-    exercise = session.get(Exercise, exercise_id)
-    if exercise is None or not permissions.may_change_exercise(session, current_user, exercise):
-        abort(404)
-    return exercise
 
 
 def _back(course_id: int, anchor: str = "") -> Response:
@@ -82,7 +66,7 @@ def _valid(form: FlaskForm) -> None:
 @blueprint.route("/courses/<int:course_id>/exercises")
 @role_required(Role.INSTRUCTOR)
 def course_page(course_id: int) -> str:
-    course = _course(course_id)
+    course = taught_course(course_id)
     session = db_session()
     found = sections.course_sections(session, course.id)
     rows = authoring.course_exercises(session, course)
@@ -105,7 +89,7 @@ def course_page(course_id: int) -> str:
 @blueprint.route("/courses/<int:course_id>/sections", methods=["POST"])
 @role_required(Role.INSTRUCTOR)
 def create_section(course_id: int) -> Response:
-    course = _course(course_id)
+    course = taught_course(course_id)
     form = TitleForm()
     if not form.validate_on_submit():
         flash("Give the new section a title (at most 200 characters).", "error")
@@ -166,7 +150,7 @@ def delete_section(section_id: int) -> Response:
 @blueprint.route("/exercises/<int:exercise_id>/status", methods=["POST"])
 @role_required(Role.INSTRUCTOR)
 def set_status(exercise_id: int) -> Response:
-    exercise = _exercise(exercise_id)
+    exercise = taught_exercise(exercise_id)
     form = StatusForm()
     _valid(form)
     status = ExerciseStatus(form.status.data)
@@ -182,7 +166,7 @@ def set_status(exercise_id: int) -> Response:
 @blueprint.route("/exercises/<int:exercise_id>/section", methods=["POST"])
 @role_required(Role.INSTRUCTOR)
 def set_section(exercise_id: int) -> Response:
-    exercise = _exercise(exercise_id)
+    exercise = taught_exercise(exercise_id)
     form = SectionForm()
     _valid(form)
     chosen = form.section.data or ""
@@ -200,7 +184,7 @@ def set_section(exercise_id: int) -> Response:
 @blueprint.route("/exercises/<int:exercise_id>/move", methods=["POST"])
 @role_required(Role.INSTRUCTOR)
 def move_exercise(exercise_id: int) -> Response:
-    exercise = _exercise(exercise_id)
+    exercise = taught_exercise(exercise_id)
     form = MoveForm()
     _valid(form)
     step = -1 if form.direction.data == "up" else 1
@@ -212,7 +196,7 @@ def move_exercise(exercise_id: int) -> Response:
 @blueprint.route("/exercises/<int:exercise_id>/delete", methods=["POST"])
 @role_required(Role.INSTRUCTOR)
 def delete_exercise(exercise_id: int) -> Response:
-    exercise = _exercise(exercise_id)
+    exercise = taught_exercise(exercise_id)
     _valid(ActionForm())
     course_id, title = exercise.course_id, exercise.title
     try:

@@ -26,9 +26,9 @@ from wtforms.validators import InputRequired, Length, Optional
 
 from grader.models import Exercise, Extension, LatePolicy, Membership, Role, User, utcnow
 from grader.models.base import aware
-from grader.services import deadlines, permissions
+from grader.services import deadlines
 from grader.services.grades import AttemptScore, Deadline, deadline, deadline_for
-from grader.web.context import db_session, queue, role_required
+from grader.web.context import db_session, queue, role_required, taught_exercise
 
 blueprint = Blueprint("deadlines", __name__, url_prefix="/teach")
 
@@ -238,14 +238,6 @@ def local_time(moment: datetime | None, relative: bool = False) -> Markup:
 # -- the instructor's pages ------------------------------------------------------------
 
 
-def _exercise(exercise_id: int) -> Exercise:
-    session = db_session()
-    exercise = session.get(Exercise, exercise_id)
-    if exercise is None or not permissions.may_change_exercise(session, current_user, exercise):
-        abort(404)
-    return exercise
-
-
 def _students(session: Session, course_id: int) -> list[User]:
     return list(
         session.scalars(
@@ -311,7 +303,7 @@ def _again(exercise: Exercise, **forms: Any) -> tuple[str, int]:
 @blueprint.route("/exercises/<int:exercise_id>/deadline", methods=["POST"])
 @role_required(Role.INSTRUCTOR)
 def set_dates(exercise_id: int) -> Response | tuple[str, int]:
-    exercise = _exercise(exercise_id)
+    exercise = taught_exercise(exercise_id)
     form = DatesForm()
     if not form.validate_on_submit():
         return _again(exercise, dates_form=form)
@@ -340,7 +332,7 @@ def set_dates(exercise_id: int) -> Response | tuple[str, int]:
 @blueprint.route("/exercises/<int:exercise_id>/extensions", methods=["POST"])
 @role_required(Role.INSTRUCTOR)
 def grant(exercise_id: int) -> Response | tuple[str, int]:
-    exercise = _exercise(exercise_id)
+    exercise = taught_exercise(exercise_id)
     session = db_session()
     form = ExtensionForm(prefix=EXTENSION)
     students = {student.id: student for student in _students(session, exercise.course_id)}
@@ -372,7 +364,7 @@ def grant(exercise_id: int) -> Response | tuple[str, int]:
 )
 @role_required(Role.INSTRUCTOR)
 def remove(exercise_id: int, extension_id: int) -> Response:
-    exercise = _exercise(exercise_id)
+    exercise = taught_exercise(exercise_id)
     session = db_session()
     extension = session.get(Extension, extension_id)
     if extension is None or extension.exercise_id != exercise.id:

@@ -33,7 +33,14 @@ from grader.services import (
 )
 from grader.services.exercise_store import check_outline, outline_version
 from grader.web.analyses import preview_page, publish_refusal
-from grader.web.context import db_session, queue, role_required, settings
+from grader.web.context import (
+    db_session,
+    queue,
+    role_required,
+    settings,
+    taught_course,
+    taught_exercise,
+)
 from grader.web.treesvg import NodeMark
 from grader.web.treesvg import stored_tree_svg as draw
 from reference.problems import FileProblems, Problem, in_file_order
@@ -59,22 +66,6 @@ class UploadForm(FlaskForm):
 
 # Every page here is for instructors (``role_required``), and then for the courses they
 # teach: another course's pages are not found.
-
-
-def _course(course_id: int) -> Course:
-    session = db_session()
-    course = session.get(Course, course_id)
-    if course is None or not permissions.may_change_course(session, current_user, course_id):
-        abort(404)
-    return course
-
-
-def _exercise(exercise_id: int) -> Exercise:
-    session = db_session()
-    exercise = session.get(Exercise, exercise_id)
-    if exercise is None or not permissions.may_change_exercise(session, current_user, exercise):
-        abort(404)
-    return exercise
 
 
 def _version(exercise: Exercise, version_id: int) -> ExerciseVersion:
@@ -108,7 +99,7 @@ def home() -> str:
 @blueprint.route("/courses/<int:course_id>/exercises/new", methods=["GET", "POST"])
 @role_required(Role.INSTRUCTOR)
 def upload(course_id: int) -> str | Response | tuple[str, int]:
-    course = _course(course_id)
+    course = taught_course(course_id)
     form = UploadForm()
     if not form.validate_on_submit():
         if request.method == "POST":
@@ -205,7 +196,7 @@ def _upload_page(
 @blueprint.route("/exercises/<int:exercise_id>/")
 @role_required(Role.INSTRUCTOR)
 def exercise_page(exercise_id: int) -> str:
-    return exercise_view(_exercise(exercise_id))
+    return exercise_view(taught_exercise(exercise_id))
 
 
 def exercise_view(exercise: Exercise, **panels: object) -> str:
@@ -238,14 +229,14 @@ def exercise_view(exercise: Exercise, **panels: object) -> str:
 @blueprint.route("/exercises/<int:exercise_id>/versions/<int:version_id>")
 @role_required(Role.INSTRUCTOR)
 def preview(exercise_id: int, version_id: int) -> str | tuple[str, int]:
-    exercise = _exercise(exercise_id)
+    exercise = taught_exercise(exercise_id)
     return preview_page(exercise, _version(exercise, version_id))
 
 
 @blueprint.route("/exercises/<int:exercise_id>/versions/<int:version_id>/publish", methods=["POST"])
 @role_required(Role.INSTRUCTOR)
 def publish(exercise_id: int, version_id: int) -> Response:
-    exercise = _exercise(exercise_id)
+    exercise = taught_exercise(exercise_id)
     version = _version(exercise, version_id)
     try:
         outline = outline_version(settings(), exercise.slug, version)
@@ -264,7 +255,7 @@ def publish(exercise_id: int, version_id: int) -> Response:
 @blueprint.route("/exercises/<int:exercise_id>/analytics")
 @role_required(Role.INSTRUCTOR)
 def analytics_page(exercise_id: int) -> str:
-    exercise = _exercise(exercise_id)
+    exercise = taught_exercise(exercise_id)
     session = db_session()
     course = session.get(Course, exercise.course_id)
     heats = analytics.heat_maps(session, exercise)
@@ -307,7 +298,7 @@ def _heat_marks(heat: analytics.TreeHeat) -> dict[str, NodeMark]:
 @blueprint.route("/exercises/<int:exercise_id>/grades.csv")
 @role_required(Role.INSTRUCTOR)
 def grades_csv(exercise_id: int) -> Response:
-    exercise = _exercise(exercise_id)
+    exercise = taught_exercise(exercise_id)
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(gradebook.COLUMNS)

@@ -9,8 +9,8 @@ from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
 from grader.models import Course, Exercise, Regrade, RegradeState, Role
-from grader.services import permissions, regrades
-from grader.web.context import db_session, queue, role_required
+from grader.services import regrades
+from grader.web.context import db_session, queue, role_required, taught_exercise
 
 blueprint = Blueprint("regrades", __name__, url_prefix="/teach")
 
@@ -19,26 +19,18 @@ class ActionForm(FlaskForm):
     """A button (start, confirm, cancel): the CSRF token only."""
 
 
-def _exercise(exercise_id: int) -> Exercise:
-    session = db_session()
-    exercise = session.get(Exercise, exercise_id)
-    if exercise is None or not permissions.may_change_exercise(session, current_user, exercise):
-        abort(404)
-    return exercise
-
-
 def _regrade(regrade_id: int) -> tuple[Regrade, Exercise]:
     regrade = db_session().get(Regrade, regrade_id)
     if regrade is None:
         abort(404)
-    return regrade, _exercise(regrade.exercise_id)
+    return regrade, taught_exercise(regrade.exercise_id)
 
 
 @blueprint.route("/exercises/<int:exercise_id>/regrade", methods=["POST"])
 @role_required(Role.INSTRUCTOR)
 def start(exercise_id: int) -> Response:
     """Start a preview of a regrade (or go to the one open)."""
-    exercise = _exercise(exercise_id)
+    exercise = taught_exercise(exercise_id)
     if not ActionForm().validate_on_submit():
         abort(400)
     session = db_session()

@@ -18,7 +18,7 @@ from wtforms.validators import Optional
 from grader.models import AuditEvent, Course, Exercise, Submission, User
 from grader.services import overrides, permissions, roster
 from grader.services.grades import student_grade
-from grader.web.context import db_session, queue, settings
+from grader.web.context import db_session, queue, settings, taught_course, taught_exercise
 from grader.web.submission_view import feedback_parts
 
 blueprint = Blueprint("roster", __name__, url_prefix="/teach")
@@ -37,22 +37,6 @@ class ClearOverrideForm(FlaskForm):
 
 # Access: instructors of the course (and admins) only; for anyone else, students included,
 # these pages are not found (no hint that a course or a submission exists).
-
-
-def _course(course_id: int) -> Course:
-    session = db_session()
-    course = session.get(Course, course_id)
-    if course is None or not permissions.may_change_course(session, current_user, course_id):
-        abort(404)
-    return course
-
-
-def _exercise(exercise_id: int) -> Exercise:
-    session = db_session()
-    exercise = session.get(Exercise, exercise_id)
-    if exercise is None or not permissions.may_change_exercise(session, current_user, exercise):
-        abort(404)
-    return exercise
 
 
 def _submission(submission_id: int) -> tuple[Submission, Exercise]:
@@ -74,7 +58,7 @@ def _submission(submission_id: int) -> tuple[Submission, Exercise]:
 @blueprint.route("/courses/<int:course_id>/roster")
 @login_required
 def course_roster(course_id: int) -> str:
-    course = _course(course_id)
+    course = taught_course(course_id)
     session = db_session()
     exercises = session.scalars(
         select(Exercise).where(Exercise.course_id == course.id).order_by(Exercise.title)
@@ -90,7 +74,7 @@ def course_roster(course_id: int) -> str:
 @blueprint.route("/exercises/<int:exercise_id>/students")
 @login_required
 def exercise_students(exercise_id: int) -> str:
-    exercise = _exercise(exercise_id)
+    exercise = taught_exercise(exercise_id)
     session = db_session()
     try:
         which = roster.Filter(request.args.get("show", roster.Filter.ALL))
@@ -219,7 +203,7 @@ def _changed(
 @blueprint.route("/courses/<int:course_id>/audit")
 @login_required
 def audit_log(course_id: int) -> str:
-    course = _course(course_id)
+    course = taught_course(course_id)
     session = db_session()
     exercise_id = request.args.get("exercise", type=int)
     student_id = request.args.get("student", type=int)
