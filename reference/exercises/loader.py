@@ -11,10 +11,11 @@ import math
 import re
 import types
 import typing
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -41,8 +42,27 @@ EXERCISE_FILE = "exercise.yaml"
 SLUG_PATTERN = re.compile(r"^[a-z0-9][a-z0-9.\-]*$")
 
 
+TreeResult = TypeVar("TreeResult")
+TreeCheck = Callable[
+    [Sequence[tuple[int, TreeSchema]], "Algorithm | None", Path, yaml.Node, str],
+    tuple[list[TreeResult], list[Problem]],
+]
+"""Checks the trees of exercise.yaml's entries (index in ``trees``, entry) against the
+reference search (None: it cannot be set up): what it makes of each, and every problem."""
+
+
 def load_exercise(folder: str | Path) -> Exercise:
     """Load the exercise in ``folder``; raise FileProblems listing everything wrong with it."""
+    rules, trees = read_exercise(folder, _check_trees)
+    return replace(rules, trees=tuple(trees))
+
+
+def read_exercise(
+    folder: str | Path, check_trees: TreeCheck[TreeResult]
+) -> tuple[Exercise, list[TreeResult]]:
+    """The exercise in ``folder`` without its trees (``trees`` is empty) and what
+    ``check_trees`` made of them; or FileProblems with every problem of exercise.yaml and
+    of the trees (one never hides the other)."""
     folder = Path(folder)
     path = folder / EXERCISE_FILE
     filename = str(path)
@@ -64,50 +84,39 @@ def load_exercise(folder: str | Path) -> Exercise:
                 "(lower-case letters, digits, '.', '-')",
             )
         )
-    data = yamldoc.construct(root)
+    document = yamldoc.construct(root)
     try:
-        schema = ExerciseSchema.model_validate(data)
+        schema = ExerciseSchema.model_validate(document)
     except ValidationError as error:
         problems += _schema_problems(error, root, filename)
         # The trees are checked all the same, so that an upload reports the problems of
         # its tree files with those of exercise.yaml rather than after they are fixed.
-        algorithm, entries = readable_parts(data)
+        algorithm, entries = readable_parts(document)
         problems += _search_problems(algorithm, root, filename)
-        problems += _check_trees(entries, _search(algorithm), folder, root, filename)[1]
+        problems += check_trees(entries, _search(algorithm), folder, root, filename)[1]
         raise FileProblems(problems) from None
-    return _build(schema, folder, root, filename, problems)
-
-
-def _build(
-    schema: ExerciseSchema,
-    folder: Path,
-    root: yaml.Node,
-    filename: str,
-    problems: list[Problem],
-) -> Exercise:
-    """The exercise ``schema`` describes; raises FileProblems with ``problems`` (found
-    before) and every problem of its trees."""
-    chosen = (schema.algorithm, schema.conventions.options())
+    options = schema.conventions.options()
+    chosen = (schema.algorithm, options)
     problems += _search_problems(chosen, root, filename)
     entries = list(enumerate(schema.trees))
-    trees, tree_problems = _check_trees(entries, _search(chosen), folder, root, filename)
+    trees, tree_problems = check_trees(entries, _search(chosen), folder, root, filename)
     problems += tree_problems
     if problems:
         raise FileProblems(problems)
-    options = chosen[1]
-    return Exercise(
+    rules = Exercise(
         slug=folder.name,
         title=schema.title,
         statement=schema.statement,
         algorithm=schema.algorithm,
         options=options,
         entry_points=tuple(schema.entry_points or ENTRY_POINTS[schema.algorithm]),
-        trees=tuple(trees),
+        trees=(),
         limits=Limits(**schema.limits.model_dump()),
         scoring=Scoring(**schema.scoring.model_dump()),
         hidden=HiddenTreePolicy(**schema.hidden_trees.model_dump()),
         folder=folder,
     )
+    return rules, trees
 
 
 def _search(chosen: tuple[str, SearchOptions] | None) -> Algorithm | None:
@@ -148,23 +157,42 @@ def _check_trees(
     problems: list[Problem] = []
     for index, entry in entries:
         entry_node, _ = yamldoc.locate(root, ["trees", index])
-        try:
-            tree, source = tree_from_source(entry, folder, entry_node, filename)
-        except FileProblems as error:
-            problems += error.problems
-            continue  # no tree to hold the expectations against
-        searchable = algorithm
-        if algorithm is not None:
-            try:
-                algorithm.check(tree)
-            except SearchError as error:
-                problems.append(_at(filename, entry_node, str(error)))
-                searchable = None
-        expect, expect_problems = _expectation(entry, tree, entry_node, filename)
-        problems += expect_problems
-        problems += _mismatches(expect, searchable, tree, entry_node, filename)
-        trees.append(ExerciseTree(entry.name, tree, source, expect))
+        found, found_problems = check_tree(entry, entry_node, algorithm, folder, filename)
+        problems += found_problems
+        if found is not None:
+            trees.append(found)
     return trees, problems
+
+
+def check_tree(
+    entry: TreeSchema,
+    entry_node: yaml.Node,
+    algorithm: Algorithm | None,
+    folder: Path,
+    filename: str,
+    searched_nodes: int | None = None,
+) -> tuple[ExerciseTree | None, list[Problem]]:
+    """The tree of one entry of exercise.yaml with its expectation, and every problem of
+    it: its file or notation, a search that cannot run on it, expectations that name no
+    node or that the reference search (of a tree of at most ``searched_nodes``, when
+    given) contradicts. None when the tree itself cannot be read."""
+    problems: list[Problem] = []
+    try:
+        tree, source = tree_from_source(entry, folder, entry_node, filename)
+    except FileProblems as error:
+        return None, error.problems  # no tree to hold the expectations against
+    searchable = algorithm
+    if algorithm is not None:
+        try:
+            algorithm.check(tree)
+        except SearchError as error:
+            problems.append(_at(filename, entry_node, str(error)))
+            searchable = None
+    expect, expect_problems = _expectation(entry, tree, entry_node, filename)
+    problems += expect_problems
+    if searched_nodes is None or len(tree) <= searched_nodes:
+        problems += _mismatches(expect, searchable, tree, entry_node, filename)
+    return ExerciseTree(entry.name, tree, source, expect), problems
 
 
 def _at(filename: str, node: yaml.Node, message: str) -> Problem:

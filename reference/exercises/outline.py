@@ -13,31 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
-from pydantic import ValidationError
 
 from reference import games, yamldoc
-from reference.exercises.loader import (
-    EXERCISE_FILE,
-    SLUG_PATTERN,
-    _at,
-    _expectation,
-    _mismatches,
-    _schema_problems,
-    _search,
-    _search_problems,
-)
+from reference.exercises.loader import _at, check_tree, read_exercise
 from reference.exercises.model import (
-    ENTRY_POINTS,
     Exercise,
-    HiddenTreePolicy,
-    Limits,
-    Scoring,
 )
-from reference.exercises.partial import readable_parts
-from reference.exercises.schema import ExerciseSchema, TreeSchema
-from reference.exercises.sources import tree_from_source
-from reference.problems import FileProblems, Problem
-from reference.search import Algorithm, SearchError
+from reference.exercises.schema import TreeSchema
+from reference.problems import Problem
+from reference.search import Algorithm
 
 SEARCHED_NODES = 20_000
 """The largest tree file or inline tree whose stated facts (value, decision, pruned
@@ -77,55 +61,7 @@ def check_exercise(folder: str | Path) -> Outline:
     """The outline of the exercise in ``folder``; raise FileProblems listing what is wrong
     that can be found without expanding a game or searching a tree (the full load,
     :func:`load_exercise`, may find more)."""
-    folder = Path(folder)
-    path = folder / EXERCISE_FILE
-    filename = str(path)
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise FileProblems([Problem(filename, 1, 1, f"cannot read: {error.strerror}")]) from None
-    root = yamldoc.compose(yamldoc.decode(data, filename), filename)
-    if root is None:
-        raise FileProblems([Problem(filename, 1, 1, "the exercise file is empty")])
-    problems = yamldoc.duplicate_keys(root, filename)
-    if not SLUG_PATTERN.match(folder.name):
-        message = (
-            f"folder name {folder.name!r} is not a valid slug "
-            "(lower-case letters, digits, '.', '-')"
-        )
-        problems.append(Problem(filename, 1, 1, message))
-    data = yamldoc.construct(root)
-    try:
-        schema = ExerciseSchema.model_validate(data)
-    except ValidationError as error:
-        # Every problem in one pass, as the full load reports them: the trees are checked
-        # beside the schema's problems.
-        problems += _schema_problems(error, root, filename)
-        chosen, entries = readable_parts(data)
-        problems += _search_problems(chosen, root, filename)
-        problems += _outline_trees(entries, _search(chosen), folder, root, filename)[1]
-        raise FileProblems(problems) from None
-    options = schema.conventions.options()
-    chosen = (schema.algorithm, options)
-    problems += _search_problems(chosen, root, filename)
-    entries = list(enumerate(schema.trees))
-    trees, tree_problems = _outline_trees(entries, _search(chosen), folder, root, filename)
-    problems += tree_problems
-    if problems:
-        raise FileProblems(problems)
-    rules = Exercise(
-        slug=folder.name,
-        title=schema.title,
-        statement=schema.statement,
-        algorithm=schema.algorithm,
-        options=options,
-        entry_points=tuple(schema.entry_points or ENTRY_POINTS[schema.algorithm]),
-        trees=(),
-        limits=Limits(**schema.limits.model_dump()),
-        scoring=Scoring(**schema.scoring.model_dump()),
-        hidden=HiddenTreePolicy(**schema.hidden_trees.model_dump()),
-        folder=folder,
-    )
+    rules, trees = read_exercise(folder, _outline_trees)
     return Outline(rules, tuple(trees))
 
 
@@ -148,23 +84,12 @@ def _outline_trees(
             source = f"game {entry.game.name} {options_text}".strip()
             trees.append(TreeOutline(entry.name, source, None))
             continue
-        try:
-            tree, source = tree_from_source(entry, folder, entry_node, filename)
-        except FileProblems as error:
-            problems += error.problems
-            continue
-        searchable = algorithm
-        if algorithm is not None:
-            try:
-                algorithm.check(tree)
-            except SearchError as error:
-                problems.append(_at(filename, entry_node, str(error)))
-                searchable = None
-        expect, expect_problems = _expectation(entry, tree, entry_node, filename)
-        problems += expect_problems
-        if len(tree) <= SEARCHED_NODES:
-            problems += _mismatches(expect, searchable, tree, entry_node, filename)
-        trees.append(TreeOutline(entry.name, source, len(tree)))
+        found, found_problems = check_tree(
+            entry, entry_node, algorithm, folder, filename, SEARCHED_NODES
+        )
+        problems += found_problems
+        if found is not None:
+            trees.append(TreeOutline(entry.name, found.source, len(found.tree)))
     return trees, problems
 
 
