@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import secrets
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -27,6 +28,7 @@ from werkzeug.security import generate_password_hash
 from grader.db import Database
 from grader.models import Course, Exercise, Extension, Membership, Role, User
 from grader.models.base import aware
+from grader.services.exercise_store import import_library
 from grader.web import create_app
 from tests.chromium import axe_violations, chromium, screenshot, served, sign_in
 from tests.integration.conftest import ROOT, Worker, exercise_of, service_settings
@@ -50,11 +52,18 @@ class Site:
 
 @pytest.fixture
 def site(
-    pg_url: str, flushed_redis: str, pg_course: Course, tmp_path: Path,
-    workers: Callable[..., Worker],
-) -> Iterator[Site]:  # fmt: skip
+    pg_url: str, flushed_redis: str, tmp_path: Path, workers: Callable[..., Worker]
+) -> Iterator[Site]:
+    """A course of its own (its due dates and refusals must not reach other tests'
+    courses), an instructor, a student, a worker, the app served on loopback."""
     settings = service_settings(tmp_path, pg_url, flushed_redis)
     database = Database(pg_url)
+    with database.session() as session:
+        course = Course(title="Deadlines", join_code=f"D{secrets.token_hex(4)}")
+        session.add(course)
+        session.flush()
+        import_library(session, settings, course)
+        session.expunge(course)
     emails = {role: f"{role}-{tmp_path.name}@example.edu" for role in ("instructor", "student")}
     with database.session() as session:
         for role, email in emails.items():
@@ -67,8 +76,8 @@ def site(
             )
             session.add(user)
             session.flush()
-            session.add(Membership(user_id=user.id, course_id=pg_course.id, role=user.role))
-    exercise = exercise_of(database, pg_course, "aima-fig5.2-alphabeta")
+            session.add(Membership(user_id=user.id, course_id=course.id, role=user.role))
+    exercise = exercise_of(database, course, "aima-fig5.2-alphabeta")
     workers(settings)
     with served(create_app(settings, database)) as base:
         yield Site(
