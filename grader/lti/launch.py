@@ -181,6 +181,17 @@ def requested_exercise(claims: Mapping[str, Any]) -> tuple[str | None, str | Non
     return slug, title
 
 
+def moment(value: str) -> datetime | None:
+    """An ISO 8601 date and time, in UTC (a time without a zone is read as UTC), or None
+    when ``value`` is not one."""
+    try:
+        found = datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        return None
+    # In UTC: SQLite keeps a time's digits and drops its offset.
+    return found.astimezone(UTC) if found.tzinfo is not None else found.replace(tzinfo=UTC)
+
+
 def launch_due(claims: Mapping[str, Any]) -> datetime | None:
     """The due date the launch carries in a custom parameter (ISO 8601; a time without a
     zone is read as UTC), or None: none given, left unsubstituted (``$ResourceLink...``)
@@ -190,11 +201,9 @@ def launch_due(claims: Mapping[str, Any]) -> datetime | None:
         value = _text(custom.get(name), 64)
         if not value or value.startswith("$"):
             continue
-        try:
-            moment = datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
-        except ValueError:
-            continue
-        return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+        found = moment(value)
+        if found is not None:
+            return found
     return None
 
 
