@@ -8,8 +8,16 @@ from __future__ import annotations
 
 from grader.config import Settings
 from grader.db import Database
+from grader.lti.lineitems import read_due
 from grader.services.analyses import analyse
-from grader.services.tasks import ANALYSE_TASK, DELIVER_TASK, GRADE_TASK, LOCAL_RUNNERS
+from grader.services.queue import Queue
+from grader.services.tasks import (
+    ANALYSE_TASK,
+    DELIVER_TASK,
+    GRADE_TASK,
+    LINEITEM_TASK,
+    LOCAL_RUNNERS,
+)
 from worker.execute import execute_run
 from worker.outbound import deliver_now
 
@@ -29,6 +37,12 @@ def analyse_here(database: Database, settings: Settings, version_id: int) -> str
     return analyse(database, settings, version_id, task_id="eager")
 
 
+def read_lineitem_here(database: Database, settings: Settings, launch_id: int) -> str:
+    """Read launch ``launch_id``'s line item (its due date) in this process, once."""
+    return read_due(database, Queue(settings, database), launch_id).summary
+
+
 LOCAL_RUNNERS[GRADE_TASK] = grade_here
 LOCAL_RUNNERS[ANALYSE_TASK] = analyse_here
 LOCAL_RUNNERS[DELIVER_TASK] = deliver_here
+LOCAL_RUNNERS[LINEITEM_TASK] = read_lineitem_here

@@ -17,11 +17,19 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 
 from grader.db import Database
 from grader.logs import bind
+from grader.lti.lineitems import ATTEMPTS, RETRY_SECONDS, read_due
 from grader.services.analyses import analyse, stuck_analyses
 from grader.services.deliveries import due
 from grader.services.queue import Queue
 from grader.services.runs import stuck_runs
-from grader.services.tasks import ANALYSE_TASK, DELIVER_TASK, GRADE_TASK, REAP_TASK, SWEEP_TASK
+from grader.services.tasks import (
+    ANALYSE_TASK,
+    DELIVER_TASK,
+    GRADE_TASK,
+    LINEITEM_TASK,
+    REAP_TASK,
+    SWEEP_TASK,
+)
 from worker.celery_app import app
 from worker.execute import execute_run
 from worker.outbound import deliver_now
@@ -86,6 +94,19 @@ def deliver(self: Any, delivery_id: int) -> str:
         return "done"
     self.apply_async(args=[delivery_id], countdown=wait)
     return f"retry in {wait:.0f} s"
+
+
+@app.task(name=LINEITEM_TASK, bind=True, base=GraderTask)
+def read_lineitem_due(self: Any, launch_id: int, attempt: int = 1) -> str:
+    """Read the due date of a launch's line item; a platform that did not answer is asked
+    once more a minute later, then left to the next launch (no storm of retries)."""
+    database = _database()
+    with bind(task_id=self.request.id):
+        reading = read_due(database, Queue(app.conf.grader_settings, database, app), launch_id)
+    if reading.retry and attempt < ATTEMPTS:
+        self.apply_async(args=[launch_id, attempt + 1], countdown=RETRY_SECONDS)
+        return f"{reading.summary}; again in {RETRY_SECONDS:.0f} s"
+    return reading.summary
 
 
 @app.task(name=SWEEP_TASK)

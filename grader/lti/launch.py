@@ -38,6 +38,8 @@ CUSTOM_CLAIM = LTI + "custom"
 RESOURCE_LINK_CLAIM = LTI + "resource_link"
 AGS_CLAIM = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
+LINEITEM_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem"
+LINEITEM_READONLY_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem.readonly"
 EXERCISE_PARAMETER = "exercise"
 """The custom parameter naming the exercise's slug (``exercise=aima-fig5.2-alphabeta``)."""
 DUE_PARAMETERS = ("due_at", "lineitem_end", "end_date_time", "enddatetime", "due_date")
@@ -61,6 +63,9 @@ class Accepted:
     exercise: Exercise
     deliveries: list[int] = field(default_factory=list)
     """LMS deliveries to send after the commit (grades a due date from the launch moved)."""
+    lineitem_launch: int | None = None
+    """The launch whose line item a worker reads the due date from after the commit
+    (:mod:`grader.lti.lineitems`): the launch carried none and may read its line item."""
 
 
 def teaches(claims: Mapping[str, Any]) -> bool:
@@ -181,6 +186,17 @@ def requested_exercise(claims: Mapping[str, Any]) -> tuple[str | None, str | Non
     return slug, title
 
 
+def moment(value: str) -> datetime | None:
+    """An ISO 8601 date and time, in UTC (a time without a zone is read as UTC), or None
+    when ``value`` is not one."""
+    try:
+        found = datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        return None
+    # In UTC: SQLite keeps a time's digits and drops its offset.
+    return found.astimezone(UTC) if found.tzinfo is not None else found.replace(tzinfo=UTC)
+
+
 def launch_due(claims: Mapping[str, Any]) -> datetime | None:
     """The due date the launch carries in a custom parameter (ISO 8601; a time without a
     zone is read as UTC), or None: none given, left unsubstituted (``$ResourceLink...``)
@@ -190,11 +206,21 @@ def launch_due(claims: Mapping[str, Any]) -> datetime | None:
         value = _text(custom.get(name), 64)
         if not value or value.startswith("$"):
             continue
-        try:
-            moment = datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
-        except ValueError:
-            continue
-        return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+        found = moment(value)
+        if found is not None:
+            return found
+    return None
+
+
+def lineitem_scope(launch: LtiLaunch) -> str | None:
+    """The scope to read ``launch``'s line item with (the read-only one when the platform
+    granted both), or None: no line item, or no scope that reads it."""
+    if not launch.lineitem_url:
+        return None
+    granted = launch.ags_scopes or []
+    for scope in (LINEITEM_READONLY_SCOPE, LINEITEM_SCOPE):
+        if scope in granted:
+            return scope
     return None
 
 
@@ -259,9 +285,16 @@ def accept(
             f"“{exercise.title}” is not open to students at the moment. Ask your "
             "instructor; your earlier submissions, if any, stay in the grader."
         )
-    record_launch(session, platform, user, exercise, claims)
+    launch = record_launch(session, platform, user, exercise, claims)
     due = launch_due(claims)
     # An instructor's own due date always wins over the platform's (set_lti_due checks).
     sent = [] if due is None else deadlines.set_lti_due(session, exercise, due)
     session.flush()
-    return Accepted(user, course, exercise, sent)
+    # Without a due date in the launch, the line item may hold one; reading it is a call
+    # to the platform, which a worker makes after the commit, never this request.
+    reads = (
+        due is None
+        and exercise.due_origin != deadlines.INSTRUCTOR_ORIGIN
+        and lineitem_scope(launch) is not None
+    )
+    return Accepted(user, course, exercise, sent, launch.id if reads else None)

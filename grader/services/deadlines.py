@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -122,10 +122,13 @@ def set_rules(session: Session, exercise: Exercise, actor: User, rules: Rules) -
     return _sync(session, exercise, scores, "deadline")
 
 
-def set_lti_due(session: Session, exercise: Exercise, due_at: datetime) -> list[int]:
-    """The due date an LTI launch carries, kept unless an instructor set one (theirs always
-    wins); the ids of the LMS deliveries to send after the commit."""
-    due_at = aware(due_at)
+def set_lti_due(
+    session: Session, exercise: Exercise, due_at: datetime, source: str = "lti launch"
+) -> list[int]:
+    """The due date an LTI launch carries (``source``: the launch itself, or its line
+    item), kept unless an instructor set one (theirs always wins); the ids of the LMS
+    deliveries to send after the commit."""
+    due_at = aware(due_at).astimezone(UTC)  # SQLite would keep another zone's digits as UTC
     if exercise.due_origin == INSTRUCTOR_ORIGIN:
         return []
     if exercise.due_at is not None and aware(exercise.due_at) == due_at:
@@ -143,7 +146,7 @@ def set_lti_due(session: Session, exercise: Exercise, due_at: datetime) -> list[
         exercise_id=exercise.id,
         before={"due_at": before},
         after={"due_at": _iso(due_at), "due_origin": LTI_ORIGIN},
-        source="lti launch",
+        source=source,
     )
     return _sync(session, exercise, scores, "deadline")
 

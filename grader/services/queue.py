@@ -28,6 +28,7 @@ from grader.services.tasks import (
     DELIVER_TASK,
     GRADE_TASK,
     GRADING_QUEUES,
+    LINEITEM_TASK,
     MAINTENANCE_QUEUE,
     local_runner,
     make_producer,
@@ -68,6 +69,32 @@ class Queue:
         version_ids = list(version_ids)
         if version_ids:
             after_commit(session, lambda: self.send_analyses(version_ids))
+
+    def read_lineitems_after_commit(self, session: Session, launch_ids: Iterable[int]) -> None:
+        """Send the task reading each launch's line item (its due date) once ``session``
+        commits the launch."""
+        launch_ids = list(launch_ids)
+        if launch_ids:
+            after_commit(session, lambda: self.send_lineitem_reads(launch_ids))
+
+    def send_lineitem_reads(self, launch_ids: Iterable[int]) -> int:
+        """Send each launch's line item reading (one lost is asked for by the next launch);
+        the number that reached the broker (or were done, when tasks are eager)."""
+        sent = 0
+        for launch_id in launch_ids:
+            if self.settings.eager_tasks:
+                local_runner(LINEITEM_TASK)(self.database, self.settings, launch_id)
+                sent += 1
+                continue
+            try:
+                self.celery.send_task(LINEITEM_TASK, args=[launch_id], queue=CALLBACKS_QUEUE)
+            except Exception:
+                log.exception(
+                    "broker unreachable: the line item of launch %s is not read", launch_id
+                )
+                break
+            sent += 1
+        return sent
 
     def send_analyses(self, version_ids: Iterable[int]) -> int:
         """Send each version's analysis task (the reaper sends again any not sent); the

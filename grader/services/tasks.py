@@ -23,6 +23,7 @@ REAP_TASK = "worker.tasks.reap_stuck_runs"
 SWEEP_TASK = "worker.tasks.sweep_deliveries"
 DELIVER_TASK = "worker.tasks.deliver"
 ANALYSE_TASK = "worker.tasks.analyse_version"
+LINEITEM_TASK = "worker.tasks.read_lineitem_due"
 
 GRADING_QUEUES = {Lane.FAST: "grading", Lane.SLOW: "grading-slow"}
 """The Celery queue of each grading lane."""
@@ -32,6 +33,8 @@ QUEUES = (*GRADING_QUEUES.values(), CALLBACKS_QUEUE, MAINTENANCE_QUEUE)
 TASK_QUEUES = {
     GRADE_TASK: GRADING_QUEUES[Lane.FAST],
     DELIVER_TASK: CALLBACKS_QUEUE,
+    # A call to the LMS, like the deliveries: it waits on another server.
+    LINEITEM_TASK: CALLBACKS_QUEUE,
     REAP_TASK: MAINTENANCE_QUEUE,
     SWEEP_TASK: MAINTENANCE_QUEUE,
     # Seconds to minutes of work (a large game's expansion) that no student waits for.

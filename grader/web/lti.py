@@ -373,6 +373,8 @@ def _accept(platform: LtiPlatform, claims: dict[str, Any]) -> Accepted | str:
         try:
             accepted = accept(session, settings(), platform, claims)
             queue().deliver_after_commit(session, accepted.deliveries)
+            if accepted.lineitem_launch is not None:
+                queue().read_lineitems_after_commit(session, [accepted.lineitem_launch])
             session.commit()  # here: a collision is told apart by the commit's error
             return accepted
         except LaunchRefused as refused:

@@ -1,6 +1,7 @@
 """An LTI 1.3 platform simulated on loopback: its own RSA key and JWKS, signed id_tokens, a
 token endpoint that checks the tool's client assertion against the tool's JWKS, and a line
-item whose scores endpoint records what it receives and answers from a script."""
+item that answers a GET (its JSON, or a scripted error) and whose scores endpoint records
+what it receives and answers from a script."""
 
 from __future__ import annotations
 
@@ -17,11 +18,18 @@ import jwt
 from cryptography.hazmat.primitives.asymmetric import rsa
 from jwt.algorithms import RSAAlgorithm
 
-from grader.lti.launch import AGS_CLAIM, LTI, SCORE_SCOPE
+from grader.lti.launch import (
+    AGS_CLAIM,
+    LINEITEM_READONLY_SCOPE,
+    LINEITEM_SCOPE,
+    LTI,
+    SCORE_SCOPE,
+)
 
 LEARNER = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
-LINEITEM_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem"
+GRANTED_SCOPES = (SCORE_SCOPE, LINEITEM_SCOPE, LINEITEM_READONLY_SCOPE)
+"""What the token endpoint gives tokens for."""
 ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 DROP = object()
 """A claim override that removes the claim."""
@@ -37,6 +45,10 @@ class TokenRequest:
     accepted: bool
     problem: str = ""
 
+    @property
+    def scope(self) -> str:
+        return self.form.get("scope", "")
+
 
 @dataclass
 class ScorePost:
@@ -50,6 +62,12 @@ class ScorePost:
 
 
 @dataclass
+class LineitemGet:
+    headers: dict[str, str]
+    authorized: bool
+
+
+@dataclass
 class Platform:
     issuer: str = "https://lms.example.edu"
     client_id: str = "grader-tool-7"
@@ -60,6 +78,13 @@ class Platform:
     """The tool's key set the token endpoint trusts (tests copy it from the app)."""
     score_answers: list[tuple[int, dict[str, str]]] = field(default_factory=list)
     """Scripted answers of the scores endpoint, then 200."""
+    lineitem: dict[str, Any] = field(
+        default_factory=lambda: {"id": "", "label": "Alpha-beta on Figure 5.2", "scoreMaximum": 100}
+    )
+    """The line item's JSON (its ``id`` filled in when served); tests add ``endDateTime``."""
+    lineitem_status: int = 200
+    """The status the line item's GET answers with (401, 500... for a failing platform)."""
+    lineitem_gets: list[LineitemGet] = field(default_factory=list)
     token_requests: list[TokenRequest] = field(default_factory=list)
     scores: list[ScorePost] = field(default_factory=list)
     issued: set[str] = field(default_factory=set)
@@ -144,7 +169,8 @@ class Platform:
             return "grant_type"
         if form.get("client_assertion_type") != ASSERTION_TYPE:
             return "client_assertion_type"
-        if SCORE_SCOPE not in form.get("scope", "").split():
+        requested = form.get("scope", "").split()
+        if not requested or any(scope not in GRANTED_SCOPES for scope in requested):
             return "scope"
         assertion = form.get("client_assertion", "")
         try:
@@ -169,10 +195,16 @@ class Platform:
         platform = self
 
         class Handler(BaseHTTPRequestHandler):
-            def _answer(self, status: int, body: object, extra: dict[str, str] | None = None):
-                data = json.dumps(body).encode()
+            def _answer(
+                self,
+                status: int,
+                body: object,
+                extra: dict[str, str] | None = None,
+                content_type: str = "application/json",
+            ) -> None:
+                data = body if isinstance(body, bytes) else json.dumps(body).encode()
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", content_type)
                 for name, value in (extra or {}).items():
                     self.send_header(name, value)
                 self.send_header("Content-Length", str(len(data)))
@@ -182,6 +214,19 @@ class Platform:
             def do_GET(self) -> None:
                 if self.path == "/jwks":
                     self._answer(200, platform.jwks())
+                elif self.path == "/lineitems/7":
+                    auth = self.headers.get("Authorization", "")
+                    authorized = auth.removeprefix("Bearer ") in platform.issued
+                    headers = dict(self.headers.items())
+                    platform.lineitem_gets.append(LineitemGet(headers, authorized))
+                    if not authorized:
+                        self._answer(401, {"error": "unauthorized"})
+                    elif platform.lineitem_status != 200:
+                        self._answer(platform.lineitem_status, {"error": "scripted"})
+                    else:
+                        item = {**platform.lineitem, "id": platform.lineitem_url}
+                        kind = "application/vnd.ims.lis.v2.lineitem+json"
+                        self._answer(200, item, content_type=kind)
                 else:
                     self._answer(404, {})
 

@@ -28,7 +28,7 @@ from grader.models import (
 from grader.services.deliveries import attempt
 from grader.services.submissions import submit
 from tests.grader.lti.conftest import launch
-from tests.grader.lti.platform import LINEITEM_SCOPE, Platform
+from tests.grader.lti.platform import LINEITEM_SCOPE, Platform, TokenRequest
 
 LIBRARY = Path(__file__).resolve().parents[3] / "exercises" / "implementations" / "alphabeta"
 
@@ -49,6 +49,12 @@ def submit_and_grade(
         ).one()
     assert app.extensions["grader.queue"].send([run_id]) == 1
     return run_id
+
+
+def score_tokens(platform: Platform) -> list[TokenRequest]:
+    """The platform's token requests for the score scope (a launch's line item is read
+    with a token of its own)."""
+    return [request for request in platform.token_requests if request.scope == SCORE_SCOPE]
 
 
 def score_deliveries(database: Database) -> list[Delivery]:
@@ -90,7 +96,7 @@ def test_a_correct_submission_s_score_reaches_the_platform_once(
     stamp = datetime.fromisoformat(score["timestamp"])
     assert stamp.tzinfo is not None
     assert abs(stamp - datetime.now(UTC)) < timedelta(minutes=5)
-    (token_request,) = platform.token_requests
+    (token_request,) = score_tokens(platform)
     assert token_request.accepted, token_request.problem
     assert token_request.form["scope"] == SCORE_SCOPE
 
@@ -140,7 +146,7 @@ def test_a_failing_scores_endpoint_is_retried_and_each_attempt_logged(
     assert [row.status_code for row in delivery.log] == [503, 200]
     assert delivery.log[0].error is not None and "503" in delivery.log[0].error
     assert [post.score for post in platform.scores] == [delivery.payload] * 2
-    assert len(platform.token_requests) == 1  # the token was kept for the second attempt
+    assert len(score_tokens(platform)) == 1  # the token was kept for the second attempt
 
 
 def test_a_token_the_platform_refuses_is_logged_and_retried(
@@ -178,7 +184,7 @@ def test_no_score_is_sent_without_a_line_item_or_the_score_scope(
     submit_and_grade(app, database, settings)
 
     assert score_deliveries(database) == []
-    assert platform.scores == [] and platform.token_requests == []
+    assert platform.scores == [] and score_tokens(platform) == []
 
 
 def test_a_wrong_submission_sends_its_lower_score(
