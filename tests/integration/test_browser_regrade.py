@@ -93,6 +93,9 @@ def site(
     ]
     exercise = exercise_of(database, course, SLUG)
     workers(settings, queues="grading", concurrency=1)
+    # The analysis of an uploaded version (its reference traces: the preview and publish
+    # wait for it) is a maintenance task.
+    workers(settings, queues="maintenance", concurrency=1)
     run_ids = []
     for (_, user_id), name in zip(
         students, ("wrong_no_pruning.py", "wrong_alpha_never_updated.py"), strict=True
