@@ -4,6 +4,7 @@ student's pages say and refuse."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 
 from flask.testing import FlaskClient
@@ -245,6 +246,13 @@ def test_the_student_sees_the_due_date_and_a_late_attempt_s_penalty(
     assert "7 → 5.6 after 2 days late, &minus;20 %" in page
     shown = client.get(f"/submissions/{submission_id}").get_data(as_text=True)
     assert "Submitted late" in shown and "7 → 5.6 after 2 days late" in shown
+    # The status line gives the score that counts, and the one before the policy.
+    graded = re.search(r'<div id="live".*?</div>', shown, re.S)
+    assert graded is not None
+    assert re.search(
+        r'score <span class="score">5\.6 / 10</span> after the late policy\s*\(7 / 10 before\)',
+        graded.group(0),
+    )
 
     with database.session() as session:
         session.add(
