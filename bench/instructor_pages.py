@@ -61,6 +61,8 @@ SEARCH = """def max_value(game, state):
 def min_value(game, state):
     raise RuntimeError("not written yet")
 """
+HAS_COURSE_PAGES = importlib.util.find_spec("grader.web.roster") is not None
+"""The pages of running a course (roster, regrade previews...), absent from older code."""
 HAS_ANALYSIS = importlib.util.find_spec("grader.services.analyses") is not None
 """Whether the code measured analyses versions in a worker (not so before this change)."""
 SLOW = 1.0
@@ -194,6 +196,31 @@ def measure(repeat: int) -> dict[str, Any]:
         for _ in range(repeat):
             ask("student exercise page", lambda: learner.get(f"/exercises/{exercise_id}"))
             ask("student submission page", lambda: learner.get(f"/submissions/{submission_id}"))
+        if HAS_COURSE_PAGES:
+            # Running the course: the roster, the exercise's students, a student's submission
+            # as the instructor reads it, the audit log, the course's exercises, a regrade.
+            course_pages = {
+                "roster": f"/teach/courses/{course.id}/roster",
+                "exercise's students": f"/teach/exercises/{exercise_id}/students",
+                "submission (instructor)": f"/teach/submissions/{submission_id}",
+                "audit log": f"/teach/courses/{course.id}/audit",
+                "course exercises": f"/teach/courses/{course.id}/exercises",
+            }
+            for _ in range(repeat):
+                for name, path in course_pages.items():
+                    ask(name, lambda path=path: client.get(path))  # type: ignore[misc]
+            token = csrf(client, f"/teach/exercises/{exercise_id}/analytics")
+            started = ask(
+                "regrade (POST)",
+                lambda: client.post(
+                    f"/teach/exercises/{exercise_id}/regrade", data={"csrf_token": token}
+                ),
+                302,
+            )
+            regrade = started.headers["Location"]
+            for _ in range(repeat):
+                ask("regrade page", lambda: client.get(regrade))
+                ask("regrade progress (JSON)", lambda: client.get(regrade + "/progress"))
         database.engine.dispose()
     return {"pages": pages, **extra}
 
