@@ -8,6 +8,15 @@ Every ``*.py`` file below ``exercises/implementations/<family>/`` starts with co
     # expect: wrong
     # bug: alpha is never updated in MAX-VALUE
     # first-divergence: aima-fig5.2-alphabeta at C2
+    # misconception: alpha never raised at MAX nodes
+    # explanation: MAX-VALUE finds a move worth v but never tells the MIN nodes below
+    #   it, so they keep searching moves MAX would never allow.
+    # pseudocode: Figure 5.7, MAX-VALUE: α ← MAX(α, v)
+    # hint: After MAX-VALUE finds a better move, what should the MIN nodes below learn?
+
+A value may go on over the following lines that start with ``#`` and at least two spaces
+(they are joined with single spaces). Wrong implementations name their misconception
+(``misconception``, ``explanation``, ``pseudocode``, ``hint``; see :class:`Misconception`).
 
 Wrong implementations are what hidden-tree selection must catch; correct ones are what
 starter files and tests come from.
@@ -32,12 +41,39 @@ LIBRARY_FOLDER = "implementations"
 FAMILIES = ("minimax", "alphabeta", "negamax", "depth-limited", "expectimax")
 EXPECTS = ("correct", "wrong")
 PRUNING = ("on-equality", "strict")
-KEYS = ("family", "algorithms", "expect", "pruning", "bug", "first-divergence")
+MISCONCEPTION_KEYS = ("misconception", "explanation", "pseudocode", "hint")
+"""What a wrong file tells a student about its bug; every wrong file has all four."""
+KEYS = (
+    "family",
+    "algorithms",
+    "expect",
+    "pruning",
+    "bug",
+    "first-divergence",
+    *MISCONCEPTION_KEYS,
+    "equivalent",
+)
 REQUIRED = ("family", "algorithms", "expect")
 
 _HEADER_LINE = re.compile(r"^#\s*([a-z-]+):\s*(.*?)\s*$")
+_CONTINUATION = re.compile(r"^#  +(\S.*?)\s*$")
+"""A header value goes on over lines indented by at least two spaces after the ``#``."""
 DIVERGENCE = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9.\-]*)(?:/(?P<tree>\S+))? at (?P<node>\S+)$")
 """``first-divergence``: ``SLUG at NODE``, ``SLUG/TREE at NODE`` or ``none``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Misconception:
+    """What a wrong implementation gets wrong, told to a student."""
+
+    name: str
+    """A short name, e.g. "alpha never raised at MAX nodes"."""
+    explanation: str
+    """One paragraph in the textbook's terms (AIMA's chapter on adversarial search)."""
+    pseudocode: str
+    """The line of the textbook's pseudocode it concerns, naming the figure."""
+    hint: str
+    """Where to look, without the corrected code."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +91,10 @@ class Implementation:
     bug: str | None
     first_divergence: str | None
     source: str
+    misconception: Misconception | None = None
+    """What the bug is, for students (wrong files only)."""
+    equivalent: tuple[str, ...] = ()
+    """The stems of the files of the same family that are the same misconception."""
 
     def applies_to(self, exercise: Exercise) -> bool:
         """True when the implementation is written for ``exercise``'s algorithm: with a
@@ -81,9 +121,19 @@ def parse_header(source: str, filename: str) -> tuple[dict[str, tuple[str, int]]
     """The ``# key: value`` lines at the top of ``source`` (with their line numbers)."""
     fields: dict[str, tuple[str, int]] = {}
     problems: list[Problem] = []
+    last: str | None = None  # the key a continuation line adds to
     for number, line in enumerate(source.splitlines(), start=1):
         if not line.startswith("#"):
             break
+        more = _CONTINUATION.match(line)
+        if more is not None:
+            if last is None:
+                problems.append(Problem(filename, number, 1, "a continued line without a key"))
+            else:
+                text, first = fields[last]
+                fields[last] = (f"{text} {more.group(1)}".strip(), first)
+            continue
+        last = None
         match = _HEADER_LINE.match(line)
         if match is None:
             continue
@@ -94,6 +144,7 @@ def parse_header(source: str, filename: str) -> tuple[dict[str, tuple[str, int]]
             problems.append(Problem(filename, number, 3, f"header key {key!r} given twice"))
         else:
             fields[key] = (value, number)
+            last = key
     return fields, problems
 
 
@@ -126,6 +177,10 @@ def _check(fields: dict[str, tuple[str, int]], family: str, filename: str) -> li
     divergence = value.get("first-divergence")
     if divergence and divergence != "none" and not DIVERGENCE.match(divergence):
         problem("first-divergence", "first-divergence is 'SLUG at NODE' or 'none'")
+    if expect == "correct":
+        for key in (*MISCONCEPTION_KEYS, "equivalent"):
+            if key in value:
+                problem(key, f"{key!r} is for wrong implementations only")
     return problems
 
 
@@ -142,6 +197,14 @@ def load_implementation(path: Path, family: str) -> Implementation:
     if problems:
         raise FileProblems(problems)
     value = {key: text for key, (text, _) in fields.items()}
+    misconception = None
+    if value["expect"] == "wrong" and all(value.get(key) for key in MISCONCEPTION_KEYS):
+        misconception = Misconception(
+            name=value["misconception"],
+            explanation=value["explanation"],
+            pseudocode=value["pseudocode"],
+            hint=value["hint"],
+        )
     return Implementation(
         name=f"{family}/{path.stem}",
         path=path,
@@ -152,6 +215,8 @@ def load_implementation(path: Path, family: str) -> Implementation:
         bug=value.get("bug"),
         first_divergence=value.get("first-divergence"),
         source=source,
+        misconception=misconception,
+        equivalent=_split(value.get("equivalent", "")),
     )
 
 
