@@ -3,6 +3,15 @@
 # expect: wrong
 # bug: MINIMAX-DECISION scores the root's children with MAX-VALUE, as if MAX moved twice
 # first-divergence: aima-fig5.2-minimax at A
+# misconception: root's children searched as MAX nodes
+# explanation: MINIMAX-DECISION is MAX's choice at the root, so the states after MAX's move are
+#   MIN's turn and must be valued with MIN-VALUE. This search values them with MAX-VALUE, as if MAX
+#   moved twice in a row: every level below the root is searched for the wrong player, and the
+#   action chosen can be one a real opponent would punish.
+# pseudocode: Figure 5.3, MINIMAX-DECISION: return arg max_{a ∈ ACTIONS(s)} MIN-VALUE(RESULT(state,
+#   a))
+# hint: Whose turn is it in the states right after the root's move, and which of your two helpers
+#   speaks for that player?
 """The root's children are MIN's turn, but they are searched as MAX nodes."""
 
 import math

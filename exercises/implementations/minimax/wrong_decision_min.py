@@ -3,6 +3,15 @@
 # expect: wrong
 # bug: MINIMAX-DECISION picks the action with the lowest value, as if the root were MIN's turn
 # first-divergence: aima-fig5.2-minimax at A
+# misconception: root chooses the lowest value
+# explanation: MINIMAX-DECISION is called when it is MAX's turn: it must return the action whose
+#   MIN-VALUE is the highest (arg max). This search keeps the action with the lowest value, as if
+#   the root were MIN's turn, so MAX picks the move that is best for its opponent even though every
+#   value below the root is computed correctly.
+# pseudocode: Figure 5.3, MINIMAX-DECISION: return arg max_{a ∈ ACTIONS(s)} MIN-VALUE(RESULT(state,
+#   a))
+# hint: Look at how the root compares the values of its actions: which player is choosing there, and
+#   what does that player want?
 """The helpers are right; the root chooses for the wrong player."""
 
 import math
