@@ -3,6 +3,15 @@
 # expect: wrong
 # bug: MAX-VALUE never raises alpha, so MIN nodes below it cannot prune
 # first-divergence: aima-fig5.2-alphabeta at C2
+# misconception: alpha never raised at MAX nodes
+# explanation: α is the value of the best choice found so far for MAX along the path. After
+#   MAX-VALUE finds a move worth v it must raise α, so that the MIN nodes it searches next can stop
+#   as soon as they are worth no more than that. This search never raises α: the value is still
+#   right, but MIN nodes below a MAX node never prune, and the search visits leaves that alpha-beta
+#   would skip.
+# pseudocode: Figure 5.7, MAX-VALUE: α ← MAX(α, v)
+# hint: When MAX-VALUE has found a good move, how do the MIN nodes it searches next learn about it?
+#   Follow what happens to the window after each child.
 """The line alpha = max(alpha, v) is missing."""
 
 import math

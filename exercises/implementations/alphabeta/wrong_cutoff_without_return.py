@@ -3,6 +3,14 @@
 # expect: wrong
 # bug: on a cut-off it sets v to the bound but does not return, so it searches on
 # first-divergence: aima-fig5.2-alphabeta at C2
+# misconception: cut-off detected but search goes on
+# explanation: When v ≥ β in MAX-VALUE (or v ≤ α in MIN-VALUE) the node is no use to the player
+#   above and must return at once: that return is the pruning. This search notices the condition and
+#   clips v to the bound but keeps going through the remaining actions, so nothing is pruned and the
+#   nodes that alpha-beta skips are searched anyway.
+# pseudocode: Figure 5.7, MAX-VALUE: if v ≥ β then return v
+# hint: What should happen to the remaining actions of a node once the cut-off test is true? Look at
+#   what your code does after the test succeeds.
 """The test is there, the return is not."""
 
 import math

@@ -3,6 +3,14 @@
 # expect: wrong
 # bug: MIN-VALUE returns alpha instead of v when no child prunes
 # first-divergence: aima-fig5.2-alphabeta at B
+# misconception: MIN-VALUE returns alpha, not v
+# explanation: After its loop MIN-VALUE must return v, the smallest value among its children. This
+#   search returns α instead, MAX's best value so far on the path: the value of the MIN node is
+#   lost, so the MAX node above never sees a better move than the one it already had, and the root's
+#   value is wrong.
+# pseudocode: Figure 5.7, MIN-VALUE: return v
+# hint: At the end of MIN-VALUE, which value is the node's own, and which belongs to the player
+#   above?
 """Returns MAX's bound where its own value belongs."""
 
 import math

@@ -3,6 +3,14 @@
 # expect: wrong
 # bug: MAX-VALUE calls MAX-VALUE and MIN-VALUE calls MIN-VALUE on the children
 # first-divergence: aima-fig5.2-alphabeta at B
+# misconception: players do not alternate
+# explanation: MAX-VALUE must value its children with MIN-VALUE and MIN-VALUE with MAX-VALUE,
+#   because the players take turns. Here each function calls itself, so below the root one player
+#   makes every choice: the values backed up are not minimax values, and the window is used for the
+#   wrong player.
+# pseudocode: Figure 5.7, MAX-VALUE: v ← MAX(v, MIN-VALUE(RESULT(s, a), α, β))
+# hint: After MAX moves, whose turn is it? Check which function each of your functions calls on the
+#   children.
 """The players do not alternate below the root."""
 
 import math

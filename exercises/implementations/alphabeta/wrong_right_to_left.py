@@ -3,6 +3,14 @@
 # expect: wrong
 # bug: searches the children right to left, which prunes different leaves
 # first-divergence: aima-fig5.2-alphabeta at B1
+# misconception: children searched right to left
+# explanation: The search takes the actions from last to first instead of in the order
+#   ACTIONS(state) gives them. The value is unchanged, but alpha-beta's pruning depends on the order
+#   in which moves are examined, so it prunes different leaves than the exercise (and the textbook's
+#   Figure 5.5) expects.
+# pseudocode: Figure 5.7, MAX-VALUE: for each a in ACTIONS(state) do
+# hint: In which order does your loop go through the actions? Compare your first leaf with the
+#   leftmost leaf of the tree.
 """reversed(game.actions(state)) visits the last child first."""
 
 import math

@@ -3,6 +3,14 @@
 # expect: wrong
 # bug: the root keeps the last action tying the best (>=), and a pruned child's bound can tie
 # first-divergence: none
+# misconception: root prefers a later tie with a bound
+# explanation: ALPHA-BETA-SEARCH returns the action whose value is v. A child pruned at the root
+#   returns only a bound (at most the best value so far), not its value, so a child that merely ties
+#   the best value may be worse. This root keeps the last action whose returned value ties the best,
+#   so it can pick a pruned child whose true value is lower.
+# pseudocode: Figure 5.7, ALPHA-BETA-SEARCH: return the action in ACTIONS(state) with value v
+# hint: When a later child of the root returns the same number as the best so far, do you know its
+#   true value, or only a bound on it? Which action should win the tie?
 """A pruned child returns only a bound (at most the best so far): a tie with it is no tie."""
 
 import math

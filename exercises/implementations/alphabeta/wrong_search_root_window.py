@@ -3,6 +3,13 @@
 # expect: wrong
 # bug: the root searches every child with alpha = -inf, so its best value never prunes
 # first-divergence: aima-fig5.2-alphabeta at C2
+# misconception: root's best value not passed down as alpha
+# explanation: At the root, MAX's best value so far is α for the children still to be searched. This
+#   root calls MIN-VALUE on every child with the full window (−∞, +∞), so the children never learn
+#   what MAX already has and never prune: the decision is right, but the root's children are
+#   searched as in plain minimax.
+# pseudocode: Figure 5.7, ALPHA-BETA-SEARCH: v ← MAX-VALUE(state, −∞, +∞)
+# hint: What does the root know after its first child, and how would its other children find out?
 """The root's loop does not pass the best value so far down as alpha."""
 
 import math

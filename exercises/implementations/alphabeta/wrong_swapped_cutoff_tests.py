@@ -3,6 +3,14 @@
 # expect: wrong
 # bug: MAX-VALUE prunes on v <= alpha and MIN-VALUE on v >= beta (the two tests swapped)
 # first-divergence: aima-fig5.2-alphabeta at B3
+# misconception: cut-off tests of MAX and MIN swapped
+# explanation: MAX-VALUE may stop when v ≥ β (MIN above will not allow it) and MIN-VALUE when v ≤ α.
+#   This search swaps the tests: MAX-VALUE stops when v ≤ α and MIN-VALUE when v ≥ β, which are the
+#   conditions of the other player. Nodes stop where they must go on, and go on where they could
+#   stop, so the values and the pruned nodes are wrong.
+# pseudocode: Figure 5.7, MAX-VALUE: if v ≥ β then return v
+# hint: At a MAX node, which bound tells you that MIN higher up will never let the game reach here,
+#   and in which direction does v have to cross it?
 """Each player stops on the other player's condition."""
 
 import math

@@ -3,6 +3,14 @@
 # expect: wrong
 # bug: passes (beta, alpha) to the child instead of (alpha, beta)
 # first-divergence: aima-fig5.2-alphabeta at B2
+# misconception: window passed as (beta, alpha)
+# explanation: A child must be searched with the same window, MIN-VALUE(RESULT(s, a), α, β): α stays
+#   MAX's bound and β MIN's. This search passes them the other way round: from the root the child
+#   gets α = +∞ and β = −∞, an empty window, so every node below stops after its first child and
+#   the values backed up are not minimax values.
+# pseudocode: Figure 5.7, MAX-VALUE: v ← MAX(v, MIN-VALUE(RESULT(s, a), α, β))
+# hint: Look at the order of the bounds in the call on a child, and compare it with the order in the
+#   function's own parameters.
 """The child gets an inverted window and prunes at once."""
 
 import math
