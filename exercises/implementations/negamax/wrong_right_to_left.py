@@ -3,6 +3,14 @@
 # expect: wrong
 # bug: searches the children right to left; the value is right but the order of the search is not
 # first-divergence: grundy-7-negamax at B1.1.1.1
+# misconception: moves searched right to left (negamax)
+# explanation: The search takes the actions from last to first instead of in the order
+#   ACTIONS(state) gives them. The value is right, but the order in which nodes are visited is not
+#   the one the exercise expects (and with alpha-beta the order decides what is pruned).
+# pseudocode: Figure 5.3 in negamax form (MAX-VALUE for the player to move), for each a in
+#   ACTIONS(state) do
+# hint: In which order does your loop go through the actions? Compare your first leaf with the
+#   leftmost leaf.
 """reversed(game.actions(state)) visits the last child first."""
 
 import math
