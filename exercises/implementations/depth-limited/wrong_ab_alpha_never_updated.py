@@ -3,6 +3,13 @@
 # expect: wrong
 # bug: MAX-VALUE never raises alpha, so MIN nodes below it cannot prune
 # first-divergence: tictactoe-depth2-alphabeta at D2
+# misconception: alpha never raised at MAX nodes (depth-limited)
+# explanation: α is the value of the best choice found so far for MAX along the path; after
+#   MAX-VALUE finds a move worth v it must raise α so that the MIN nodes it searches next can stop
+#   early. This search never raises α: the value is right, but MIN nodes below a MAX node never
+#   prune, so more positions are evaluated at the cut-off than alpha-beta needs.
+# pseudocode: Section 5.4, Figure 5.7 with the cut-off, MAX-VALUE: α ← MAX(α, v)
+# hint: When MAX-VALUE has found a good move, how do the MIN nodes it searches next learn about it?
 """The line alpha = max(alpha, v) is missing."""
 
 import math

@@ -3,6 +3,14 @@
 # expect: wrong
 # bug: v starts at 0 instead of -inf / +inf
 # first-divergence: tictactoe-depth2-alphabeta at C
+# misconception: v starts at 0, not −∞ / +∞ (depth-limited alpha-beta)
+# explanation: MAX-VALUE must start with v ← −∞ and MIN-VALUE with v ← +∞ so that the first child's
+#   value always replaces v. Starting at 0 acts as if each player already had a move worth 0: a MAX
+#   node whose moves all evaluate below 0, or a MIN node whose replies all evaluate above 0, is
+#   reported as worth 0.
+# pseudocode: Section 5.4, Figure 5.7 with the cut-off, MAX-VALUE: v ← −∞ (and MIN-VALUE: v ← +∞)
+# hint: What value does a node report before it has looked at any child? Try a node whose children
+#   all evaluate on one side of 0.
 """v = 0 in both functions."""
 
 

@@ -3,6 +3,15 @@
 # expect: wrong
 # bug: never tests for terminal states: a game over before the cut-off is searched as if it went on
 # first-divergence: none
+# misconception: no terminal test before the cut-off (alpha-beta)
+# explanation: CUTOFF-TEST must also be true in a terminal state: a game that is over before the
+#   depth limit is scored by its UTILITY, whatever depth is left. This search only tests the depth,
+#   so a finished game above the cut-off has no actions to loop over and is reported as −∞ or +∞
+#   instead of its utility.
+# pseudocode: Section 5.4, Figure 5.7 with the cut-off, MAX-VALUE: if TERMINAL-TEST(state) then
+#   return UTILITY(state)
+# hint: What happens in your search when the game ends (someone wins) before the depth limit is
+#   reached?
 """A finished game with no moves left is worth -inf / +inf."""
 
 import math

@@ -3,6 +3,14 @@
 # expect: wrong
 # bug: MAX prunes on v <= alpha and MIN on v >= beta: the two tests are swapped
 # first-divergence: tictactoe-depth2-alphabeta at B
+# misconception: cut-off tests of MAX and MIN swapped (depth-limited)
+# explanation: MAX-VALUE may stop when v ≥ β (MIN above will not allow it) and MIN-VALUE when v ≤ α.
+#   This search swaps the tests, so each player stops on the other player's condition: nodes stop
+#   where they must go on and go on where they could stop, and the values and pruned positions are
+#   wrong.
+# pseudocode: Section 5.4, Figure 5.7 with the cut-off, MAX-VALUE: if v ≥ β then return v
+# hint: At a MAX node, which bound tells you that MIN higher up will never let the game reach here,
+#   and in which direction does v have to cross it?
 """Each function tests the other player's bound."""
 
 import math

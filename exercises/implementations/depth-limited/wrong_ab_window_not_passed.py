@@ -3,6 +3,14 @@
 # expect: wrong
 # bug: searches every child with the full window (-inf, +inf), so no bound reaches the next level
 # first-divergence: tictactoe-depth2-alphabeta at D2
+# misconception: window not passed down
+# explanation: A child must be searched with the node's current window, MIN-VALUE(RESULT(s, a), α,
+#   β, depth − 1), so that what the players above already have reaches it. This search gives every
+#   child the full window (−∞, +∞): the node itself still prunes on its own children's values, but
+#   no bound ever reaches the level below, so grandchildren never prune.
+# pseudocode: Section 5.4, Figure 5.7 with the cut-off, MAX-VALUE: v ← MAX(v, MIN-VALUE(RESULT(s,
+#   a), α, β, depth − 1))
+# hint: What do you pass to a child as its α and β, and where did the bounds this node learned go?
 """The bounds are kept but never handed down."""
 
 import math

@@ -3,6 +3,14 @@
 # expect: wrong
 # bug: scores a cut-off state 0 instead of asking game.eval
 # first-divergence: tictactoe-depth2-heuristic at B1
+# misconception: cut-off position scored 0
+# explanation: When CUTOFF-TEST stops the search at a position that is not finished, the position is
+#   worth EVAL(state), the heuristic estimate of how good it is for MAX. This search returns 0
+#   there, as if every unfinished game were a draw: the heuristic is never used, and only finished
+#   games tell the positions apart.
+# pseudocode: Section 5.4, H-MINIMAX (Figure 5.3 with the cut-off), MAX-VALUE: if CUTOFF-TEST(state,
+#   depth) then return EVAL(state)
+# hint: Where does your search use the evaluation function the exercise gives you?
 """The cut-off is in the right place; the heuristic is never used."""
 
 import math

@@ -3,6 +3,15 @@
 # expect: wrong
 # bug: negates the evaluation at every cut-off state, reading game.eval as MIN's score
 # first-divergence: tictactoe-depth2-heuristic at B1
+# misconception: evaluation read from MIN's side
+# explanation: EVAL(state), like UTILITY, estimates how good a position is for MAX, at every level;
+#   MAX-VALUE and MIN-VALUE use it as it is. This search negates it at every cut-off, as if it were
+#   MIN's score: positions good for MAX look bad, so MAX steers towards the positions the heuristic
+#   rates worst.
+# pseudocode: Section 5.4, H-MINIMAX (Figure 5.3 with the cut-off), MAX-VALUE: if CUTOFF-TEST(state,
+#   depth) then return EVAL(state)
+# hint: For which player is the evaluation function's number good when it is high? Check the sign at
+#   the cut-off.
 """game.eval is from MAX's point of view, like the utility."""
 
 import math

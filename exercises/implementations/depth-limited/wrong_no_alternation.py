@@ -3,6 +3,15 @@
 # expect: wrong
 # bug: MAX-VALUE calls MAX-VALUE and MIN-VALUE calls MIN-VALUE on the children
 # first-divergence: tictactoe-depth2-heuristic at B
+# misconception: players do not alternate (depth-limited)
+# explanation: MAX-VALUE must value its children with MIN-VALUE and MIN-VALUE with MAX-VALUE,
+#   because the players take turns. Here each function calls itself, so below the root one player
+#   makes every choice: the value is the best (or worst) evaluation at the cut-off, not the minimax
+#   value.
+# pseudocode: Section 5.4, H-MINIMAX (Figure 5.3 with the cut-off), MAX-VALUE: v ← MAX(v,
+#   MIN-VALUE(RESULT(s, a), depth − 1))
+# hint: After MAX moves, whose turn is it? Check which function each of your functions calls on the
+#   children.
 """The players do not alternate below the root."""
 
 import math

@@ -3,6 +3,14 @@
 # expect: wrong
 # bug: searches the children right to left; the value is right but the order of the search is not
 # first-divergence: tictactoe-depth2-heuristic at B1
+# misconception: children searched right to left (depth-limited)
+# explanation: The search takes the actions from last to first instead of in the order
+#   ACTIONS(state) gives them. The value is right, but positions are visited and evaluated in
+#   another order than the exercise expects (and with alpha-beta the order decides what is pruned).
+# pseudocode: Section 5.4, H-MINIMAX (Figure 5.3 with the cut-off), MAX-VALUE: for each a in
+#   ACTIONS(state) do
+# hint: In which order does your loop go through the actions? Compare the first position you
+#   evaluate with the leftmost one.
 """reversed(game.actions(state)) visits the last child first."""
 
 import math
