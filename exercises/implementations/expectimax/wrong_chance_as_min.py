@@ -3,6 +3,13 @@
 # expect: wrong
 # bug: a chance node takes its worst outcome, as if an opponent chose the dice (minimax)
 # first-divergence: expectimax-dice at B
+# misconception: chance node treated as MIN
+# explanation: Nobody chooses at a chance node: the dice decide, so its value is the expectation Σ
+#   P(r) · value over the outcomes. This search takes the worst outcome, as if an opponent picked
+#   the roll (plain minimax): it is too pessimistic, and MAX will refuse gambles that are good on
+#   average.
+# pseudocode: Section 5.5, EXPECTIMINIMAX, chance node: Σ_r P(r) EXPECTIMINIMAX(RESULT(s, r))
+# hint: Who decides what happens at a chance node, and does it play against MAX?
 """Pessimism: chance is treated as a MIN node."""
 
 import math

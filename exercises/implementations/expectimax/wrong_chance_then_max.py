@@ -3,6 +3,13 @@
 # expect: wrong
 # bug: searches every outcome of a roll with MAX-VALUE (as in expectimax): MIN plays for MAX
 # first-divergence: expectiminimax-rescaling/layers at B1
+# misconception: after a roll MAX always moves
+# explanation: In expectiminimax the roll is followed by the move of the player whose turn it is,
+#   MAX or MIN, so each outcome must be valued by the node for that player. This search values every
+#   outcome with MAX-VALUE, as in expectimax where only MAX moves: where MIN moves after the dice,
+#   MIN plays for MAX and the value is too high.
+# pseudocode: Section 5.5, EXPECTIMINIMAX, chance node: Σ_r P(r) EXPECTIMINIMAX(RESULT(s, r))
+# hint: After the dice are rolled, whose turn is it? Does your chance node ask?
 """Expectimax code reused for expectiminimax: after chance, it assumes MAX moves."""
 
 import math

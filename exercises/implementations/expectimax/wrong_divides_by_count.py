@@ -3,6 +3,14 @@
 # expect: wrong
 # bug: divides the probability-weighted sum by the number of outcomes again
 # first-divergence: expectimax-dice at B
+# misconception: expectation divided by the number of outcomes
+# explanation: The expected value is Σ P(r) · value(r): the probabilities already sum to 1, so the
+#   weighted sum is the average. This search divides it once more by the number of outcomes, which
+#   shrinks every chance node's value towards 0 and makes gambles look worse (or better, for
+#   negative values) than they are.
+# pseudocode: Section 5.5, EXPECTIMINIMAX, chance node: Σ_r P(r) EXPECTIMINIMAX(RESULT(s, r))
+# hint: What do the probabilities of a chance node's outcomes add up to? Is anything left to divide
+#   by?
 """The probabilities already sum to 1; dividing once more shrinks every expectation."""
 
 import math

@@ -3,6 +3,12 @@
 # expect: wrong
 # bug: a chance node is worth the sum of its outcomes' values, the probabilities left out
 # first-divergence: expectimax-dice at B
+# misconception: outcomes summed, probabilities left out
+# explanation: A chance node is worth Σ P(r) · value(r): each outcome counts as much as it is
+#   likely. This search adds the outcomes' values without their probabilities, so a node with more
+#   outcomes is worth more and the scale of every chance node is off.
+# pseudocode: Section 5.5, EXPECTIMINIMAX, chance node: Σ_r P(r) EXPECTIMINIMAX(RESULT(s, r))
+# hint: In the sum over a chance node's outcomes, what tells the search how likely each outcome is?
 """``v += value(...)`` where ``v += p * value(...)`` was meant."""
 
 import math

@@ -3,6 +3,12 @@
 # expect: wrong
 # bug: MIN-VALUE takes the maximum, so MIN plays for MAX
 # first-divergence: expectiminimax-rescaling/layers at B1
+# misconception: MIN maximizes (expectiminimax)
+# explanation: MIN moves to make MAX's value as small as possible: a MIN node is worth the minimum
+#   of its children. This MIN-VALUE takes the maximum, so MIN plays for MAX. It only shows in
+#   expectiminimax trees, where MIN moves.
+# pseudocode: Section 5.5, EXPECTIMINIMAX, MIN node: min_a EXPECTIMINIMAX(RESULT(s, a))
+# hint: At a MIN node, does the value go up or down as more children are seen?
 """Only shows where MIN moves: in expectiminimax trees."""
 
 import math

@@ -3,6 +3,13 @@
 # expect: wrong
 # bug: MIN-VALUE averages its children, as if MIN moved at random, instead of taking the minimum
 # first-divergence: expectiminimax-rescaling/layers at B1
+# misconception: MIN treated as a chance node
+# explanation: In expectiminimax MIN is an opponent who chooses the move worst for MAX, not a random
+#   player: a MIN node is worth the minimum of its children. This search averages them, as if MIN
+#   moved at random (expectimax's model of the opponent), so MIN's nodes are worth more than they
+#   are.
+# pseudocode: Section 5.5, EXPECTIMINIMAX, MIN node: min_a EXPECTIMINIMAX(RESULT(s, a))
+# hint: Does MIN choose its move, or is it rolled? Compare your MIN node with your chance node.
 """MIN taken for a uniform chance node: the opponent of expectimax, not of expectiminimax."""
 
 import math

@@ -3,6 +3,12 @@
 # expect: wrong
 # bug: a chance node is worth its most likely outcome only (the others are never searched)
 # first-divergence: expectimax-dice at B
+# misconception: only the most likely outcome counted
+# explanation: A chance node is worth the expectation over all its outcomes, each weighted by its
+#   probability. This search assumes the most likely outcome happens and values the node by that one
+#   outcome, never searching the others: rare but large wins or losses are ignored.
+# pseudocode: Section 5.5, EXPECTIMINIMAX, chance node: Σ_r P(r) EXPECTIMINIMAX(RESULT(s, r))
+# hint: Which outcomes of a roll can happen, and which of them does your chance node look at?
 """Assumes the most likely roll happens."""
 
 import math

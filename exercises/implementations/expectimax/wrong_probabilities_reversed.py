@@ -3,6 +3,13 @@
 # expect: wrong
 # bug: pairs the outcomes with the probabilities in reverse order
 # first-divergence: expectimax-dice at B
+# misconception: probabilities paired with the wrong outcomes
+# explanation: Each outcome's value must be weighted by that outcome's own probability P(r). This
+#   search pairs the outcomes with the probabilities in reverse order, so the first outcome gets the
+#   last one's probability: with unequal probabilities the expectation is wrong.
+# pseudocode: Section 5.5, EXPECTIMINIMAX, chance node: Σ_r P(r) EXPECTIMINIMAX(RESULT(s, r))
+# hint: Check which probability each outcome's value is multiplied by. Try a roll whose outcomes are
+#   not equally likely.
 """The first outcome gets the last outcome's probability."""
 
 import math

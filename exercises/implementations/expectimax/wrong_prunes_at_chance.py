@@ -3,6 +3,14 @@
 # expect: wrong
 # bug: a chance node stops at an outcome no better than MAX's best so far, as in alpha-beta
 # first-divergence: expectimax-dice at C
+# misconception: chance node pruned like a MIN node
+# explanation: Alpha-beta may stop at a MIN node once one reply is no better for MAX than MAX's best
+#   so far, because MIN would choose it. A chance node chooses nothing: every outcome still counts
+#   in the expectation, and a bad outcome can be made up by the others. This search stops a chance
+#   node at the first outcome no better than MAX's best, and returns a partial sum.
+# pseudocode: Section 5.5, EXPECTIMINIMAX, chance node: Σ_r P(r) EXPECTIMINIMAX(RESULT(s, r))
+# hint: At a chance node, can one bad outcome decide the node's value? What do the outcomes not
+#   searched contribute?
 """Pruning a chance node on one outcome is wrong: the others still count."""
 
 import math

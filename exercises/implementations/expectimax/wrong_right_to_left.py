@@ -3,6 +3,13 @@
 # expect: wrong
 # bug: searches the children and outcomes right to left; the value is right but the order is not
 # first-divergence: expectimax-dice at B1
+# misconception: children and outcomes searched right to left
+# explanation: The search takes actions and outcomes from last to first instead of in the order the
+#   game gives them. Expected values do not depend on the order, so the value is right, but nodes
+#   are visited in another order than the exercise expects.
+# pseudocode: Section 5.5, EXPECTIMINIMAX, MAX node: max_a EXPECTIMINIMAX(RESULT(s, a))
+# hint: In which order do your loops go through the moves and the outcomes? Compare your first leaf
+#   with the leftmost one.
 """reversed(...) visits the last child first."""
 
 import math

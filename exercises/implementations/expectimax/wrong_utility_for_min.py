@@ -3,6 +3,13 @@
 # expect: wrong
 # bug: asks for the utility from MIN's point of view, so every leaf has the wrong sign
 # first-divergence: expectimax-dice at B
+# misconception: utility from MIN's point of view (expectimax)
+# explanation: Expectimax values every state for MAX: UTILITY(state) is MAX's payoff, MAX nodes
+#   maximize it and chance nodes average it. This search asks for MIN's utility, the negation, so
+#   every leaf has the wrong sign and MAX chooses the gambles that are worst for it.
+# pseudocode: Section 5.5, EXPECTIMINIMAX, terminal: UTILITY(s) if TERMINAL-TEST(s)
+# hint: For which player do you ask the utility of a leaf, and for which player does MAX-VALUE
+#   choose?
 """game.utility(state, "MIN") is the negation of what expectimax backs up."""
 
 import math
