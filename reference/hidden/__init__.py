@@ -25,6 +25,7 @@ from reference.hidden.generate import (
 from reference.hidden.library import (
     LIBRARY_FOLDER,
     Implementation,
+    Misconception,
     correct_for,
     load_library,
     wrong_for,
@@ -53,6 +54,7 @@ __all__ = [
     "HiddenTree",
     "Implementation",
     "Judge",
+    "Misconception",
     "Pool",
     "Selection",
     "TrustedRun",

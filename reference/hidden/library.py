@@ -177,7 +177,11 @@ def _check(fields: dict[str, tuple[str, int]], family: str, filename: str) -> li
     divergence = value.get("first-divergence")
     if divergence and divergence != "none" and not DIVERGENCE.match(divergence):
         problem("first-divergence", "first-divergence is 'SLUG at NODE' or 'none'")
-    if expect == "correct":
+    if expect == "wrong":
+        for key in MISCONCEPTION_KEYS:
+            if not value.get(key):
+                problem(key, f"a wrong implementation needs a {key!r} line")
+    elif expect == "correct":
         for key in (*MISCONCEPTION_KEYS, "equivalent"):
             if key in value:
                 problem(key, f"{key!r} is for wrong implementations only")
@@ -198,7 +202,7 @@ def load_implementation(path: Path, family: str) -> Implementation:
         raise FileProblems(problems)
     value = {key: text for key, (text, _) in fields.items()}
     misconception = None
-    if value["expect"] == "wrong" and all(value.get(key) for key in MISCONCEPTION_KEYS):
+    if value["expect"] == "wrong":
         misconception = Misconception(
             name=value["misconception"],
             explanation=value["explanation"],
@@ -234,9 +238,31 @@ def load_library(root: str | Path) -> list[Implementation]:
                 found.append(load_implementation(path, family))
             except FileProblems as error:
                 problems += error.problems
+    problems += _check_equivalents(found)
     if problems:
         raise FileProblems(problems)
     return sorted(found, key=lambda implementation: implementation.name)
+
+
+def _check_equivalents(library: list[Implementation]) -> list[Problem]:
+    """``equivalent`` names wrong files of the same family that name this file back."""
+    by_name = {impl.name: impl for impl in library}
+    problems: list[Problem] = []
+    for impl in library:
+        line = next(
+            (n for n, text in enumerate(impl.source.splitlines(), 1) if text.startswith("# equiv")),
+            1,
+        )
+        for stem in impl.equivalent:
+            other = by_name.get(f"{impl.family}/{stem}")
+            if other is None or other.expect != "wrong":
+                message = f"equivalent names {stem!r}, not a wrong file of {impl.family!r}"
+            elif impl.path.stem not in other.equivalent:
+                message = f"{stem!r} does not name {impl.path.stem!r} as equivalent in turn"
+            else:
+                continue
+            problems.append(Problem(str(impl.path), line, 1, message))
+    return problems
 
 
 def wrong_for(exercise: Exercise, library: list[Implementation]) -> dict[str, str]:
