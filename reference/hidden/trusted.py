@@ -58,11 +58,16 @@ class _State:
 
 
 class Seen(NamedTuple):
-    """One thing the implementation did: scored a node, or returned from an entry function."""
+    """One thing the implementation did: scored a node, called an entry function on it
+    (with the window and depth it was given, where the algorithm has them), or returned
+    from that call (with the value, None when it was not a number)."""
 
-    what: Literal["evaluate", "return"]
+    what: Literal["evaluate", "call", "return"]
     node: str
     value: Number | None = None
+    alpha: Number | None = None
+    beta: Number | None = None
+    depth: int | None = None
 
 
 class TreeGame:
@@ -144,8 +149,20 @@ def _number(value: object) -> Number | None:
     return None
 
 
-def _wrap(function: Callable[..., Any], seen: list[Seen]) -> Callable[..., Any]:
+def _wrap(function: Callable[..., Any], seen: list[Seen], exercise: Exercise) -> Callable[..., Any]:
+    windowed = ALGORITHMS[exercise.algorithm].windowed
+    depth_limited = exercise.options.depth_limit is not None
+    # The arguments after the state, as the sandbox's harness reads them: (alpha, beta,
+    # depth), (alpha, beta) or (depth).
+    at = 2 if windowed else 0
+
     def entry(game: Any, state: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(state, _State):
+            alpha = _number(args[0]) if windowed and len(args) > 0 else None
+            beta = _number(args[1]) if windowed and len(args) > 1 else None
+            depth = args[at] if depth_limited and len(args) > at else None
+            depth = depth if type(depth) is int else None
+            seen.append(Seen("call", state.name, None, alpha, beta, depth))
         value = function(game, state, *args, **kwargs)
         if isinstance(state, _State):
             seen.append(Seen("return", state.name, _number(value)))
@@ -166,7 +183,7 @@ def run_trusted(source: str, exercise: Exercise, tree: Tree) -> TrustedRun:
         functions = [entry for entry in entries if callable(entry)]
         if len(functions) == len(entries):
             for name, function in zip(exercise.entry_points, functions, strict=True):
-                namespace[name] = _wrap(function, game.seen)
+                namespace[name] = _wrap(function, game.seen, exercise)
             value = _call_root(namespace, exercise, tree, game)
             return TrustedRun(tuple(game.seen), value=_number(value), last=game.last)
         found = find_decision(ALGORITHMS[exercise.algorithm], namespace.get)
@@ -253,7 +270,7 @@ def divergence(outcome: TrustedRun, reference: SearchResult, best: frozenset[str
                     return seen.node
                 return want
             position += 1
-        elif not _consistent(seen, reference):
+        elif seen.what == "return" and not _consistent(seen, reference):
             return seen.node
     if outcome.error is not None:
         return outcome.last or root
