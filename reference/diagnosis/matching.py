@@ -95,9 +95,11 @@ def diagnose(
         return None
     on_equality = exercise.options.prune_on_equality
     wrong = [implementation for implementation in library if implementation.is_wrong_for(exercise)]
-    kept = {name: tree_signatures(exercise, trees[name], wrong) for name in names}
+    # The reference first: a correct search costs no run of the library.
+    kept = {name: tree_signatures(exercise, trees[name], ()) for name in names}
     if all(agreement(student[name], kept[name].reference, on_equality).matches for name in names):
         return None
+    kept = {name: tree_signatures(exercise, trees[name], wrong) for name in names}
     found: list[tuple[Implementation, list[Agreement]]] = []
     for implementation in wrong:
         agreements = [
