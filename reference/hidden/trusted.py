@@ -15,11 +15,13 @@ fail-soft both pass), when its root value or decision differs, or when it raises
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from types import CodeType
 from typing import Any, Literal, NamedTuple
 
 from reference.algorithms import ALGORITHMS, call_decision, find_decision
@@ -35,6 +37,8 @@ Judge = Callable[[str, Tree], bool]
 JUDGED_TREES_KEPT = 64
 """The trees whose reference search a :func:`reference_judge` keeps."""
 
+COMPILED_KEPT = 256
+"""Compiled library sources kept (a library holds about a hundred files)."""
 ROLE_BY_KIND = {Kind.MAX: 0, Kind.MIN: 1, Kind.CHANCE: -1, Kind.LEAF: 0}
 """Which entry point searches a node of each kind (a CHANCE node: the last one)."""
 
@@ -171,6 +175,12 @@ def _wrap(function: Callable[..., Any], seen: list[Seen], exercise: Exercise) ->
     return entry
 
 
+@functools.lru_cache(maxsize=COMPILED_KEPT)
+def _compiled(source: str) -> CodeType:
+    """``source`` compiled (the library's files are run on many trees each)."""
+    return compile(source, "<implementation>", "exec")
+
+
 def run_trusted(source: str, exercise: Exercise, tree: Tree) -> TrustedRun:
     """Run trusted ``source`` on ``tree`` the way the grader calls a student's module."""
     game = TreeGame(tree)
@@ -178,7 +188,7 @@ def run_trusted(source: str, exercise: Exercise, tree: Tree) -> TrustedRun:
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 10_000))
     try:
-        exec(compile(source, "<implementation>", "exec"), namespace)
+        exec(_compiled(source), namespace)
         entries = [namespace.get(name) for name in exercise.entry_points]
         functions = [entry for entry in entries if callable(entry)]
         if len(functions) == len(entries):
