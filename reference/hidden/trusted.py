@@ -15,11 +15,13 @@ fail-soft both pass), when its root value or decision differs, or when it raises
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from types import CodeType
 from typing import Any, Literal, NamedTuple
 
 from reference.algorithms import ALGORITHMS, call_decision, find_decision
@@ -35,6 +37,8 @@ Judge = Callable[[str, Tree], bool]
 JUDGED_TREES_KEPT = 64
 """The trees whose reference search a :func:`reference_judge` keeps."""
 
+COMPILED_KEPT = 256
+"""Compiled library sources kept (a library holds about a hundred files)."""
 ROLE_BY_KIND = {Kind.MAX: 0, Kind.MIN: 1, Kind.CHANCE: -1, Kind.LEAF: 0}
 """Which entry point searches a node of each kind (a CHANCE node: the last one)."""
 
@@ -58,11 +62,16 @@ class _State:
 
 
 class Seen(NamedTuple):
-    """One thing the implementation did: scored a node, or returned from an entry function."""
+    """One thing the implementation did: scored a node, called an entry function on it
+    (with the window and depth it was given, where the algorithm has them), or returned
+    from that call (with the value, None when it was not a number)."""
 
-    what: Literal["evaluate", "return"]
+    what: Literal["evaluate", "call", "return"]
     node: str
     value: Number | None = None
+    alpha: Number | None = None
+    beta: Number | None = None
+    depth: int | None = None
 
 
 class TreeGame:
@@ -144,14 +153,32 @@ def _number(value: object) -> Number | None:
     return None
 
 
-def _wrap(function: Callable[..., Any], seen: list[Seen]) -> Callable[..., Any]:
+def _wrap(function: Callable[..., Any], seen: list[Seen], exercise: Exercise) -> Callable[..., Any]:
+    windowed = ALGORITHMS[exercise.algorithm].windowed
+    depth_limited = exercise.options.depth_limit is not None
+    # The arguments after the state, as the sandbox's harness reads them: (alpha, beta,
+    # depth), (alpha, beta) or (depth).
+    at = 2 if windowed else 0
+
     def entry(game: Any, state: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(state, _State):
+            alpha = _number(args[0]) if windowed and len(args) > 0 else None
+            beta = _number(args[1]) if windowed and len(args) > 1 else None
+            depth = args[at] if depth_limited and len(args) > at else None
+            depth = depth if type(depth) is int else None
+            seen.append(Seen("call", state.name, None, alpha, beta, depth))
         value = function(game, state, *args, **kwargs)
         if isinstance(state, _State):
             seen.append(Seen("return", state.name, _number(value)))
         return value
 
     return entry
+
+
+@functools.lru_cache(maxsize=COMPILED_KEPT)
+def _compiled(source: str) -> CodeType:
+    """``source`` compiled (the library's files are run on many trees each)."""
+    return compile(source, "<implementation>", "exec")
 
 
 def run_trusted(source: str, exercise: Exercise, tree: Tree) -> TrustedRun:
@@ -161,12 +188,12 @@ def run_trusted(source: str, exercise: Exercise, tree: Tree) -> TrustedRun:
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 10_000))
     try:
-        exec(compile(source, "<implementation>", "exec"), namespace)
+        exec(_compiled(source), namespace)
         entries = [namespace.get(name) for name in exercise.entry_points]
         functions = [entry for entry in entries if callable(entry)]
         if len(functions) == len(entries):
             for name, function in zip(exercise.entry_points, functions, strict=True):
-                namespace[name] = _wrap(function, game.seen)
+                namespace[name] = _wrap(function, game.seen, exercise)
             value = _call_root(namespace, exercise, tree, game)
             return TrustedRun(tuple(game.seen), value=_number(value), last=game.last)
         found = find_decision(ALGORITHMS[exercise.algorithm], namespace.get)
@@ -253,7 +280,7 @@ def divergence(outcome: TrustedRun, reference: SearchResult, best: frozenset[str
                     return seen.node
                 return want
             position += 1
-        elif not _consistent(seen, reference):
+        elif seen.what == "return" and not _consistent(seen, reference):
             return seen.node
     if outcome.error is not None:
         return outcome.last or root

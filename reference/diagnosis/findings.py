@@ -1,0 +1,83 @@
+"""What a diagnosis finds: the library's misconceptions nearest a student's search.
+
+Frozen values, made by :func:`reference.diagnosis.diagnose`; the report carries them as its
+``diagnosis`` (a later step). Hidden trees are counted, never described: their evidence
+names no node.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class TreeEvidence:
+    """How one misconception's search of one tree compares with the student's."""
+
+    tree: str
+    matches: bool
+    agreeing: int
+    """Steps that agree before the first that does not."""
+    steps: int
+    first_difference: str | None
+    """The node where the two first differ; None where they agree, and on a hidden tree."""
+
+    @property
+    def share(self) -> float:
+        """The share of the steps that agree before the first difference."""
+        return 1.0 if self.steps == 0 else self.agreeing / self.steps
+
+
+@dataclass(frozen=True, slots=True)
+class Misconception:
+    """One wrong search of the library (with those that search every tree alike)."""
+
+    implementations: tuple[str, ...]
+    """Library names, ``family/stem``: the first, then its equivalents."""
+    bugs: tuple[str, ...]
+    """Each implementation's ``bug`` line, in the same order."""
+    matched: int
+    """Trees on which it searches exactly as the student's search did."""
+    trees: int
+    closeness: float
+    """The mean, over the trees, of the share of steps that agree before the first
+    difference (1.0 when it matches on every tree)."""
+    evidence: tuple[TreeEvidence, ...]
+
+    @property
+    def exact(self) -> bool:
+        """True when it matches the student's search on every tree."""
+        return self.matched == self.trees
+
+    def describe(self) -> str:
+        """One sentence of evidence."""
+        bug = self.bugs[0]
+        if self.exact:
+            return (
+                f"Your search behaves exactly like one with this mistake: {bug} "
+                f"(same visits and values on {self.trees} of {self.trees} trees)."
+            )
+        return (
+            f"The nearest known mistake: {bug} (the same search on {self.matched} of "
+            f"{self.trees} trees; {self.closeness:.0%} of the steps agree before they part)."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnosis:
+    """The misconceptions nearest a failed search, best first."""
+
+    trees: int
+    misconceptions: tuple[Misconception, ...]
+
+    @property
+    def exact(self) -> bool:
+        """True when the first misconception matches the student's search on every tree."""
+        return bool(self.misconceptions) and self.misconceptions[0].exact
+
+    def describe(self) -> str:
+        """One sentence: the match, or that none matches exactly and the nearest."""
+        if not self.misconceptions:
+            return "No known misconception is near this search."
+        first = self.misconceptions[0].describe()
+        return first if self.exact else f"No known misconception matches exactly. {first}"

@@ -1,0 +1,176 @@
+"""The signature of one search on one tree: what it did, in a form two searches share.
+
+A search leaves a :class:`Signature` whoever ran it: a student's code in the sandbox
+(:func:`observed_signature`, from the :class:`~reference.observed.Observed` the harness
+records), one of the library's implementations run in process
+(:func:`trusted_signature`, from :func:`reference.hidden.trusted.run_trusted`), or the
+reference search (:func:`reference_signature`). Its steps, in order:
+
+* ``enter``: an entry function (``max_value``, ``negamax``, ...) was called on a node, with
+  the window (alpha, beta) and depth it was given where the algorithm has them;
+* ``exit``: that call returned, with its value (and the window it had, for comparing
+  values the way the feedback does);
+* ``leaf``: a node was scored by its utility or evaluation. A call that did nothing but
+  score its own node is one ``leaf`` step with the call's window and returned value, so
+  that a search that calls ``min_value`` on a leaf and one that asks the leaf's utility in
+  its parent's loop leave the same steps; the latter's leaf has no window and no value.
+
+Questions that only find the way (``terminal_test``, ``actions``, ...) are left out: they
+differ between correct searches. A search written in the decision style (the entry
+functions nested in ``minmax_decision``) leaves only its ``leaf`` steps and its decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Literal, NamedTuple
+
+from reference.hidden.trusted import TrustedRun
+from reference.observed import Call, Observed, Return, Visit
+from reference.search import Enter, Evaluate, SearchResult
+from reference.search import Return as ReferenceReturn
+from reference.tree import Number
+
+NOT_A_VALUE = "not a value"
+"""What a step holds for a returned object that is not a plain number (None, a string,
+NaN, ...): any two such agree, and none agrees with a number."""
+
+StepEvent = Literal["enter", "exit", "leaf"]
+Value = Number | str | None
+"""A number; :data:`NOT_A_VALUE`; or None where the search returned nothing to compare (a
+leaf scored in its parent's loop, an ``enter`` step)."""
+
+
+class Step(NamedTuple):
+    """One step of a search (a tuple: a big search has many)."""
+
+    event: StepEvent
+    node: str
+    alpha: Number | None = None
+    beta: Number | None = None
+    depth: int | None = None
+    value: Value = None
+
+    @property
+    def window(self) -> tuple[Number, Number] | None:
+        """The (alpha, beta) window of the call, where it had one."""
+        if self.alpha is None or self.beta is None:
+            return None
+        return self.alpha, self.beta
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    """The steps of one search of one tree, and how it ended."""
+
+    steps: tuple[Step, ...]
+    decisions: frozenset[str] = frozenset()
+    """The root action chosen (a decision-style search), or, for the reference, every
+    action a correct search may choose."""
+    decision_style: bool = False
+    failed: bool = False
+    """True when the search raised (a library implementation) instead of finishing."""
+
+    def leaves(self) -> tuple[Step, ...]:
+        """The ``leaf`` steps alone, without window or value (what a decision-style search
+        shows)."""
+        return tuple(Step("leaf", step.node) for step in self.steps if step.event == "leaf")
+
+
+class _Raw(NamedTuple):
+    """An event before normalising: a call, a scoring or a return."""
+
+    what: Literal["call", "evaluate", "return"]
+    node: str
+    alpha: Number | None = None
+    beta: Number | None = None
+    depth: int | None = None
+    value: Value = None
+
+
+def steps_of(events: Iterable[_Raw]) -> tuple[Step, ...]:
+    """The steps of a stream of raw events (see the module's docstring)."""
+    steps: list[Step] = []
+    calls: list[tuple[_Raw, int]] = []  # open calls, with the index of their enter step
+    for event in events:
+        if event.what == "call":
+            calls.append((event, len(steps)))
+            steps.append(Step("enter", event.node, event.alpha, event.beta, event.depth))
+        elif event.what == "evaluate":
+            steps.append(Step("leaf", event.node))
+        elif calls and calls[-1][0].node == event.node:
+            call, at = calls.pop()
+            window = (call.alpha, call.beta, call.depth)
+            if len(steps) == at + 2 and steps[at + 1] == Step("leaf", event.node):
+                # A call that only scored its own node: one leaf step.
+                del steps[at:]
+                steps.append(Step("leaf", event.node, *window, value=event.value))
+            else:
+                steps.append(Step("exit", event.node, *window, value=event.value))
+        else:  # a return without its call: cannot come from either recorder
+            steps.append(Step("exit", event.node, value=event.value))
+    return tuple(steps)
+
+
+def _observed_events(observed: Observed) -> Iterator[_Raw]:
+    for event in observed.events:
+        if isinstance(event, Call):
+            depth = event.depth if type(event.depth) is int else None
+            yield _Raw("call", event.node, event.alpha, event.beta, depth)
+        elif isinstance(event, Return):
+            value: Value = NOT_A_VALUE if event.problem is not None else event.value
+            yield _Raw("return", event.node, value=NOT_A_VALUE if value is None else value)
+        elif isinstance(event, Visit) and event.method in ("utility", "eval"):
+            yield _Raw("evaluate", event.node)
+
+
+def observed_signature(observed: Observed) -> Signature:
+    """The signature of a student's search as the sandbox's harness recorded it (a run
+    that completed)."""
+    return Signature(
+        steps_of(_observed_events(observed)),
+        decisions=frozenset(() if observed.decision is None else (observed.decision,)),
+        decision_style=observed.decision_style,
+    )
+
+
+def trusted_signature(run: TrustedRun) -> Signature:
+    """The signature of a library implementation run in process."""
+    events = (
+        _Raw(
+            seen.what,
+            seen.node,
+            seen.alpha,
+            seen.beta,
+            seen.depth,
+            NOT_A_VALUE if seen.what == "return" and seen.value is None else seen.value,
+        )
+        for seen in run.seen
+    )
+    return Signature(
+        steps_of(events),
+        decisions=frozenset(() if run.decision is None else (run.decision,)),
+        decision_style=run.decision_style,
+        failed=run.error is not None,
+    )
+
+
+def reference_signature(
+    result: SearchResult, best: frozenset[str], depth_limit: int | None = None
+) -> Signature:
+    """The signature of the reference search; ``best``: the root actions a correct
+    decision may name (:func:`reference.hidden.trusted.best_actions`). With ``depth_limit``
+    the depth of each step is the depth left, as the entry functions are given it."""
+
+    def events() -> Iterator[_Raw]:
+        for event in result.trace:
+            if isinstance(event, Enter):
+                depth = None if depth_limit is None else depth_limit - event.depth
+                yield _Raw("call", event.node, event.alpha, event.beta, depth)
+            elif isinstance(event, Evaluate):
+                yield _Raw("evaluate", event.node)
+            elif isinstance(event, ReferenceReturn):
+                yield _Raw("return", event.node, value=event.value)
+
+    return Signature(steps_of(events()), decisions=best)

@@ -1,0 +1,227 @@
+"""Diagnosis: every wrong search of the library, fed in as a student's, is named."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from reference.diagnosis import (
+    NOT_A_VALUE,
+    Signature,
+    Step,
+    agreement,
+    diagnose,
+    observed_signature,
+    trusted_signature,
+    values_agree,
+)
+from reference.exercises import load_catalog
+from reference.exercises.model import Exercise
+from reference.hidden import DEVELOPMENT_KEY, load_library
+from reference.hidden.generate import candidate_tree
+from reference.hidden.library import Implementation
+from reference.hidden.trusted import run_trusted
+from reference.tree import Tree
+from tests.strategies import game_trees
+from worker.harness.local import entry_spec, run_local
+
+ROOT = Path(__file__).resolve().parents[2]
+EXERCISES = ROOT / "exercises"
+SLUGS = ("aima-fig5.2-alphabeta", "aima-fig5.2-minimax", "grundy-7-negamax", "expectimax-dice")
+GENERATED = 6
+"""Hidden-tree candidates added to each exercise's public trees."""
+
+
+@cache
+def exercise(slug: str) -> Exercise:
+    return load_catalog(EXERCISES).get(slug)
+
+
+@cache
+def library() -> tuple[Implementation, ...]:
+    return tuple(load_library(EXERCISES / "implementations"))
+
+
+@cache
+def trees_of(slug: str) -> dict[str, Tree]:
+    found = exercise(slug)
+    trees = {entry.name: entry.tree for entry in found.trees}
+    for index in range(GENERATED):
+        trees[f"hidden-{index}"] = candidate_tree(found, DEVELOPMENT_KEY, index)
+    return trees
+
+
+def as_student(source: str, found: Exercise, trees: dict[str, Tree]) -> dict[str, Signature]:
+    """The signatures of ``source``'s search of ``trees`` as the sandbox's harness records
+    them (run in process: the library is trusted code)."""
+    signatures = {}
+    for name, tree in trees.items():
+        spec = entry_spec(found.algorithm, found.entry_points, tree, found.options.depth_limit)
+        signatures[name] = observed_signature(run_local(tree, source, spec).observed)
+    return signatures
+
+
+def applying(slug: str, expect: str) -> list[str]:
+    return [
+        impl.name
+        for impl in library()
+        if impl.applies_to(exercise(slug)) and (impl.expect == expect)
+    ]
+
+
+def by_name(name: str) -> Implementation:
+    return next(impl for impl in library() if impl.name == name)
+
+
+CASES = [(slug, name) for slug in SLUGS for name in applying(slug, "wrong")]
+
+
+@pytest.mark.parametrize(("slug", "name"), CASES)
+def test_every_wrong_implementation_is_diagnosed_as_itself(slug: str, name: str) -> None:
+    found, trees = exercise(slug), trees_of(slug)
+    student = as_student(by_name(name).source, found, trees)
+    diagnosis = diagnose(student, trees, found, library(), hidden={"hidden-0"})
+    if diagnosis is None:
+        # Only a wrong search that these trees cannot tell from the reference's.
+        trusted = {
+            n: trusted_signature(run_trusted(by_name(name).source, found, t))
+            for n, t in trees.items()
+        }
+        assert trusted == student
+        pytest.skip(f"{name} searches these trees as the reference does")
+    assert diagnosis.exact, diagnosis.describe()
+    first = diagnosis.misconceptions[0]
+    assert name in first.implementations
+    assert first.matched == first.trees == len(trees)
+    assert "exactly" in diagnosis.describe()
+    hidden = next(evidence for evidence in first.evidence if evidence.tree == "hidden-0")
+    assert hidden.first_difference is None
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_correct_implementation_gets_no_diagnosis(slug: str) -> None:
+    found, trees = exercise(slug), trees_of(slug)
+    correct = [impl for impl in library() if impl.is_correct_for(found)]
+    assert correct
+    for impl in correct:
+        assert diagnose(as_student(impl.source, found, trees), trees, found, library()) is None, (
+            impl.name
+        )
+
+
+def test_the_harness_and_the_trusted_runner_leave_the_same_signature() -> None:
+    found, trees = exercise("aima-fig5.2-alphabeta"), trees_of("aima-fig5.2-alphabeta")
+    for impl in library():
+        if impl.applies_to(found):
+            student = as_student(impl.source, found, trees)
+            for name, tree in trees.items():
+                trusted = trusted_signature(run_trusted(impl.source, found, tree))
+                assert agreement(student[name], trusted, True).matches, (impl.name, name)
+
+
+PRUNES_ONLY_AT_MAX = """
+def max_value(game, state, alpha, beta):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    v = -float("inf")
+    for action in game.actions(state):
+        v = max(v, min_value(game, game.result(state, action), alpha, beta))
+        if v >= beta:
+            return v
+        alpha = max(alpha, v)
+    return v
+
+
+def min_value(game, state, alpha, beta):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    v = float("inf")
+    for action in game.actions(state):
+        v = min(v, max_value(game, game.result(state, action), alpha, beta))
+        beta = min(beta, v)
+    return v
+"""
+
+FIRST_CHILD_ONLY = """
+def max_value(game, state):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    first = game.actions(state)[0]
+    return min_value(game, game.result(state, first))
+
+
+def min_value(game, state):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    first = game.actions(state)[0]
+    return max_value(game, game.result(state, first))
+"""
+
+
+def test_minimax_that_returns_its_first_childs_value_is_the_return_in_the_loop() -> None:
+    found, trees = exercise("aima-fig5.2-minimax"), trees_of("aima-fig5.2-minimax")
+    diagnosis = diagnose(as_student(FIRST_CHILD_ONLY, found, trees), trees, found, library())
+    assert diagnosis is not None and diagnosis.exact
+    assert "minimax/wrong_return_in_loop" in diagnosis.misconceptions[0].implementations
+
+
+def test_alphabeta_that_prunes_only_at_max_nodes_is_near_a_known_mistake_or_none() -> None:
+    found, trees = exercise("aima-fig5.2-alphabeta"), trees_of("aima-fig5.2-alphabeta")
+    diagnosis = diagnose(as_student(PRUNES_ONLY_AT_MAX, found, trees), trees, found, library())
+    assert diagnosis is not None
+    assert not diagnosis.exact
+    assert diagnosis.describe().startswith("No known misconception matches exactly.")
+    nearest = diagnosis.misconceptions[0]
+    assert nearest.matched < nearest.trees
+    # It prunes at MAX nodes as the reference does: its nearest never prunes at MIN nodes
+    # either way, or never prunes at all.
+    assert nearest.implementations[0] in {
+        "alphabeta/wrong_no_pruning",
+        "alphabeta/wrong_beta_never_updated",
+    }, nearest.implementations
+    ranked = [(m.matched, m.closeness) for m in diagnosis.misconceptions]
+    assert ranked == sorted(ranked, reverse=True)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game_trees(max_depth=4, max_branching=3, alternate=True))
+def test_a_wrong_search_is_diagnosed_as_itself_on_random_trees(tree: Tree) -> None:
+    found = exercise("aima-fig5.2-alphabeta")
+    trees = {"public": trees_of("aima-fig5.2-alphabeta")["fig5.2"], "random": tree}
+    name = "alphabeta/wrong_alpha_never_updated"
+    diagnosis = diagnose(as_student(by_name(name).source, found, trees), trees, found, library())
+    assert diagnosis is not None and diagnosis.exact
+    assert name in diagnosis.misconceptions[0].implementations
+
+
+def test_fail_hard_and_fail_soft_values_agree_outside_the_window_only() -> None:
+    window = (3, 8)
+    assert values_agree(2, 3, window, True)  # both fail low (3 is alpha: on equality, low)
+    assert values_agree(9, 12, window, True)
+    assert not values_agree(2, 9, window, True)
+    assert not values_agree(4, 5, window, True)  # inside: only the value itself
+    assert not values_agree(2, 3, window, False)  # strict rule: 3 is inside
+    assert not values_agree(2, NOT_A_VALUE, window, True)
+    assert values_agree(None, 5, window, True)  # a leaf scored in its parent's loop
+
+
+def test_a_leaf_scored_in_the_parents_loop_agrees_with_a_call_on_it() -> None:
+    called = Signature(
+        (
+            Step("enter", "A", 0, 9),
+            Step("leaf", "A1", 0, 9, value=3),
+            Step("exit", "A", 0, 9, value=3),
+        )
+    )
+    looped = Signature(
+        (Step("enter", "A", 0, 9), Step("leaf", "A1"), Step("exit", "A", 0, 9, value=3))
+    )
+    assert agreement(looped, called, True).matches
+    other = Signature(
+        (Step("enter", "A", 0, 9), Step("leaf", "A2"), Step("exit", "A", 0, 9, value=3))
+    )
+    found = agreement(other, called, True)
+    assert (found.matches, found.agreeing, found.first_difference) == (False, 1, "A2")
