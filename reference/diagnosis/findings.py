@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from reference.hidden.library import Misconception as Told
+
 
 @dataclass(frozen=True, slots=True)
 class TreeEvidence:
@@ -36,6 +38,9 @@ class Misconception:
     """Library names, ``family/stem``: the first, then its equivalents."""
     bugs: tuple[str, ...]
     """Each implementation's ``bug`` line, in the same order."""
+    told: tuple[Told, ...]
+    """Each implementation's misconception as students are told it (its name, explanation,
+    pseudocode line and hint), in the same order."""
     matched: int
     """Trees on which it searches exactly as the student's search did."""
     trees: int
@@ -49,16 +54,20 @@ class Misconception:
         """True when it matches the student's search on every tree."""
         return self.matched == self.trees
 
+    @property
+    def name(self) -> str:
+        """The first implementation's misconception's short name."""
+        return self.told[0].name
+
     def describe(self) -> str:
         """One sentence of evidence."""
-        bug = self.bugs[0]
         if self.exact:
             return (
-                f"Your search behaves exactly like one with this mistake: {bug} "
+                f"Your search behaves exactly like one with this mistake: {self.name} "
                 f"(same visits and values on {self.trees} of {self.trees} trees)."
             )
         return (
-            f"The nearest known mistake: {bug} (the same search on {self.matched} of "
+            f"The nearest known mistake: {self.name} (the same search on {self.matched} of "
             f"{self.trees} trees; {self.closeness:.0%} of the steps agree before they part)."
         )
 
