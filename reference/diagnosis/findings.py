@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reference.hidden.library import Misconception as Told
+from reference.report import DiagnosisReport, MisconceptionReport, TreeMatch
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +24,7 @@ class TreeEvidence:
     steps: int
     first_difference: str | None
     """The node where the two first differ; None where they agree, and on a hidden tree."""
+    hidden: bool = False
 
     @property
     def share(self) -> float:
@@ -71,6 +73,33 @@ class Misconception:
             f"{self.trees} trees; {self.closeness:.0%} of the steps agree before they part)."
         )
 
+    def report(self) -> MisconceptionReport:
+        """The report's account of it: evidence per public tree, hidden trees counted."""
+        told = self.told[0]
+        hidden = [evidence for evidence in self.evidence if evidence.hidden]
+        return MisconceptionReport(
+            implementations=list(self.implementations),
+            name=told.name,
+            explanation=told.explanation,
+            pseudocode=told.pseudocode,
+            hint=told.hint,
+            trees_matched=self.matched,
+            closeness=round(self.closeness, 4),
+            evidence=[
+                TreeMatch(
+                    tree=evidence.tree,
+                    matches=evidence.matches,
+                    agreeing=evidence.agreeing,
+                    steps=evidence.steps,
+                    first_difference=evidence.first_difference,
+                )
+                for evidence in self.evidence
+                if not evidence.hidden
+            ],
+            hidden_trees=len(hidden),
+            hidden_matched=sum(evidence.matches for evidence in hidden),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Diagnosis:
@@ -90,3 +119,12 @@ class Diagnosis:
             return "No known misconception is near this search."
         first = self.misconceptions[0].describe()
         return first if self.exact else f"No known misconception matches exactly. {first}"
+
+    def report(self) -> DiagnosisReport:
+        """The report's ``diagnosis``."""
+        return DiagnosisReport(
+            exact=self.exact,
+            summary=self.describe(),
+            trees=self.trees,
+            misconceptions=[misconception.report() for misconception in self.misconceptions],
+        )

@@ -160,6 +160,7 @@ def _misconception(
             agreeing=found.agreeing,
             steps=found.steps,
             first_difference=None if name in hidden else found.first_difference,
+            hidden=name in hidden,
         )
         for name, found in zip(names, first, strict=True)
     )

@@ -177,6 +177,44 @@ def test_a_report_over_its_limit_is_cut_before_it_is_stored(backend: Backend) ->
     assert len(json.dumps(details).encode()) <= REPORT_LIMIT
 
 
+DIAGNOSIS: dict[str, Any] = {
+    "exact": True,
+    "summary": "Your search behaves exactly like one with this mistake: alpha never raised.",
+    "trees": 3,
+    "misconceptions": [
+        {
+            "implementations": ["alphabeta/wrong_alpha_never_updated"],
+            "name": "alpha never raised at MAX nodes",
+            "explanation": "MAX-VALUE keeps the window it was given.",
+            "pseudocode": "Figure 5.7, MAX-VALUE: α ← MAX(α, v)",
+            "hint": "What does a MAX node learn about its window?",
+            "trees_matched": 3,
+            "closeness": 1.0,
+            "evidence": [{"tree": "fig5.2", "matches": True, "agreeing": 12, "steps": 12}],
+            "hidden_trees": 2,
+            "hidden_matched": 2,
+        }
+    ],
+}
+
+
+def test_a_reports_diagnosis_is_kept_in_its_document_and_reads_back(backend: Backend) -> None:
+    _, run_id, _ = started_run(backend)
+    document = {**hostile_report(), "diagnosis": DIAGNOSIS}
+    finished(backend, run_id, document)
+    stored = stored_report(backend.database, run_id)
+    assert stored is not None
+    assert stored["diagnosis"] == DIAGNOSIS
+    assert stored == Report.model_validate(document).to_json()
+    with backend.database.session() as session:
+        details = session.scalar(select(GradingRun.details).where(GradingRun.id == run_id))
+    assert details["diagnosis"] == DIAGNOSIS
+    # A report without one has none in its document.
+    _, other, _ = started_run(backend)
+    finished(backend, other, hostile_report())
+    assert "diagnosis" not in (stored_report(backend.database, other) or {})
+
+
 @pytest.fixture
 def fresh_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """An empty database of its own (SQLite, or a schema of the test PostgreSQL)."""

@@ -105,6 +105,16 @@ def test_every_wrong_implementation_is_diagnosed_as_itself(slug: str, name: str)
     assert all(told.hint and told.explanation and told.pseudocode for told in first.told)
     hidden = next(evidence for evidence in first.evidence if evidence.tree == "hidden-0")
     assert hidden.first_difference is None
+    report = diagnosis.report()
+    assert report.exact and report.summary == diagnosis.describe()
+    told = report.misconceptions[0]
+    assert (told.name, told.trees_matched, told.hidden_trees, told.hidden_matched) == (
+        first.name,
+        len(trees),
+        1,
+        1,
+    )
+    assert [match.tree for match in told.evidence] == [t for t in trees if t != "hidden-0"]
 
 
 @pytest.mark.parametrize("slug", SLUGS)
