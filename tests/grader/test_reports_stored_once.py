@@ -95,6 +95,8 @@ def test_real_gradings_read_back_as_they_were_graded(backend: Backend) -> None:
     for run_id, report in runs:
         assert stored_report(backend.database, run_id) == report.to_json()
         verdicts.add(report.verdict)
+        # A wrong library search is diagnosed, and its diagnosis read back with the rest.
+        assert (report.diagnosis is not None) == (report.verdict == "failed"), report.exercise
     # The corpus covers what it claims to.
     assert {"passed", "failed", "compile_error", "runtime_error"} <= verdicts
 
