@@ -27,7 +27,7 @@ from grader.services.runs import finish_run, start_run
 from grader.services.submissions import submit
 from reference.report import REPORT_LIMIT, Report, fit
 from tests.grader.conftest import Backend, SentAfterCommit, add_user, stored_report
-from tests.grader.test_storage import finished, hostile_report, started_run
+from tests.grader.test_storage import DIAGNOSIS, finished, hostile_report, started_run
 from worker.grading import grade
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -177,27 +177,6 @@ def test_a_report_over_its_limit_is_cut_before_it_is_stored(backend: Backend) ->
     with backend.database.session() as session:
         details = session.scalar(select(GradingRun.details).where(GradingRun.id == run_id))
     assert len(json.dumps(details).encode()) <= REPORT_LIMIT
-
-
-DIAGNOSIS: dict[str, Any] = {
-    "exact": True,
-    "summary": "Your search behaves exactly like one with this mistake: alpha never raised.",
-    "trees": 3,
-    "misconceptions": [
-        {
-            "implementations": ["alphabeta/wrong_alpha_never_updated"],
-            "name": "alpha never raised at MAX nodes",
-            "explanation": "MAX-VALUE keeps the window it was given.",
-            "pseudocode": "Figure 5.7, MAX-VALUE: α ← MAX(α, v)",
-            "hint": "What does a MAX node learn about its window?",
-            "trees_matched": 3,
-            "closeness": 1.0,
-            "evidence": [{"tree": "fig5.2", "matches": True, "agreeing": 12, "steps": 12}],
-            "hidden_trees": 2,
-            "hidden_matched": 2,
-        }
-    ],
-}
 
 
 def test_a_reports_diagnosis_is_kept_in_its_document_and_reads_back(backend: Backend) -> None:
