@@ -484,6 +484,7 @@ def grade(
     draw: str = "",
     public_only: bool = False,
     call_lines: bool = True,
+    diagnose: bool = True,
 ) -> Report:
     """The full report of ``source`` on every tree of ``exercise`` (with ``public_only``, on
     its public trees alone: a student's check of a draft, which never runs a hidden tree).
@@ -494,7 +495,9 @@ def grade(
     report, those not run as ``not_run``. The report is valid JSON whatever the student's
     code did (see :mod:`reference.report`), and holds at most
     ``reference.report.REPORT_LIMIT`` bytes. ``call_lines``: record the line each call of
-    the student's search functions was made from (the first divergence's line)."""
+    the student's search functions was made from (the first divergence's line).
+    ``diagnose``: a report that did not pass carries its diagnosis (see
+    :mod:`worker.diagnosis`; off, only to measure grading without it)."""
     found = cases(exercise, key, exercises_dir, draw, public_only=public_only)
     reasons = hidden_reasons(exercise)
     runs = [
@@ -574,7 +577,7 @@ def grade(
         usage=Usage(cpu_ms=cpu, wall_ms=wall, max_rss_kb=rss),
         cases=reports,
     )
-    if report.verdict is not RunVerdict.PASSED:
+    if diagnose and report.verdict is not RunVerdict.PASSED:
         graded = [
             (case.name, case.hidden, case.tree, record)
             for case, record in zip(found, records, strict=False)

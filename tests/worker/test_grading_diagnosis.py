@@ -92,3 +92,15 @@ def test_a_failed_diagnosis_leaves_the_report_without_one(
     assert report.verdict == "failed"
     assert report.diagnosis is None
     assert "the diagnosis failed" in caplog.text
+
+
+def test_grading_without_the_diagnosis_leaves_it_out() -> None:
+    report = grade(
+        CATALOG.get(SLUG),
+        LIBRARY["alphabeta/wrong_alpha_never_updated"].source,
+        "wrong.py",
+        key=DEVELOPMENT_KEY,
+        exercises_dir=EXERCISES,
+        diagnose=False,
+    )
+    assert report.verdict == "failed" and report.diagnosis is None
