@@ -8,7 +8,9 @@ beforehand (the grading has that record in hand; making the signatures is timed)
 diagnosis is timed cold (no kept signature: the library runs on every tree) and warm (the
 trees' signatures kept, as when the exercise was graded lately). Prints medians of the
 rounds, wall and CPU of this process (the grading's sandboxed children's CPU is not in
-it), and the ratio to grading. The issue's target: at most a quarter of grading.
+it), and the ratio to grading without the diagnosis. The issue's target: at most a quarter
+of grading. Then the whole grading as the worker does it, with its diagnosis (``grade``
+adds one to a report that did not pass), cold and warm, beside the grading without it.
 
     .venv/bin/python bench/diagnosis_cost.py [--rounds 7]
 """
@@ -84,6 +86,7 @@ def main() -> None:
     print(f"medians of {rounds} rounds; ms; ratio = diagnosis / grading (wall)")
     header = f"{'submission':58} {'trees':>5} {'grade wall':>10} {'cpu':>6}"
     print(f"{header} {'cold wall':>9} {'cpu':>6} {'ratio':>6} {'warm wall':>9} {'ratio':>6}  found")
+    wholes: list[tuple[str, float, float, float]] = []
     for slug, path in SUBMISSIONS:
         exercise = catalog.get(slug)
         source = (LIBRARY / path).read_text(encoding="utf-8")
@@ -99,18 +102,27 @@ def main() -> None:
 
         grading = partial(
             grade, exercise, source, "submission.py", key=DEVELOPMENT_KEY,
-            exercises_dir=EXERCISES, draw=DRAW,
+            exercises_dir=EXERCISES, draw=DRAW, diagnose=False,
         )  # fmt: skip
+        whole = partial(grading, diagnose=True)
         diagnosis = partial(_diagnosis, observed, trees, exercise, library, hidden)
 
         grading()  # the fork-server and the exercise's pool, once beforehand
         result = diagnosis()
-        graded, cold, warm = [], [], []
+        graded, cold, warm, whole_cold, whole_warm = [], [], [], [], []
         for _ in range(rounds):
             graded.append(_timed(grading))
             clear_signatures()
             cold.append(_timed(diagnosis))
             warm.append(_timed(diagnosis))
+            clear_signatures()
+            whole_cold.append(_timed(whole))
+            whole_warm.append(_timed(whole))
+        wholes.append(
+            (slug + " " + path, statistics.median(w for w, _ in graded),
+             statistics.median(w for w, _ in whole_cold),
+             statistics.median(w for w, _ in whole_warm))
+        )  # fmt: skip
         grade_wall = statistics.median(wall for wall, _ in graded)
         grade_cpu = statistics.median(cpu for _, cpu in graded)
         cold_wall = statistics.median(wall for wall, _ in cold)
@@ -125,6 +137,15 @@ def main() -> None:
             f"{slug + ' ' + path:58} {len(trees):5} {grade_wall:10.1f} {grade_cpu:6.1f} "
             f"{cold_wall:9.1f} {cold_cpu:6.1f} {cold_wall / grade_wall:6.3f} "
             f"{warm_wall:9.1f} {warm_wall / grade_wall:6.3f}  {what}"
+        )
+
+    print()
+    print("whole grading (grade), wall ms: without the diagnosis, with it cold and warm")
+    print(f"{'submission':58} {'without':>8} {'cold':>8} {'+%':>6} {'warm':>8} {'+%':>6}")
+    for name, without, with_cold, with_warm in wholes:
+        print(
+            f"{name:58} {without:8.1f} {with_cold:8.1f} {(with_cold / without - 1) * 100:6.1f} "
+            f"{with_warm:8.1f} {(with_warm / without - 1) * 100:6.1f}"
         )
 
 

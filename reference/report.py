@@ -40,7 +40,9 @@ __all__ = [
     "SCHEMA_VERSION",
     "STDOUT_KEPT",
     "Decision",
+    "DiagnosisReport",
     "Divergence",
+    "MisconceptionReport",
     "NodeReport",
     "NodeVerdict",
     "PartScore",
@@ -53,6 +55,7 @@ __all__ = [
     "Text",
     "TotalParts",
     "TreeCase",
+    "TreeMatch",
     "Usage",
     "Value",
     "ValueCheck",
@@ -263,6 +266,51 @@ class Usage(_Model):
     max_rss_kb: int
 
 
+class TreeMatch(_Model):
+    """How a misconception's search of one public tree compares with the student's."""
+
+    tree: Text
+    matches: bool
+    agreeing: int
+    """Steps that agree before the first that does not."""
+    steps: int
+    first_difference: Text | None = None
+    """The node where the two first differ (None: they agree)."""
+
+
+class MisconceptionReport(_Model):
+    """One known wrong search near the student's: what students are told of it (its
+    name, an explanation in the textbook's terms, the pseudocode line it concerns, a hint),
+    the library's implementations of it, and how close it is. Evidence is given per public
+    tree; hidden trees are only counted."""
+
+    implementations: list[Text]
+    name: Text
+    explanation: Text
+    pseudocode: Text
+    hint: Text
+    trees_matched: int
+    """Trees (public and hidden) on which it searches exactly as the student's search."""
+    closeness: float
+    """The mean share of steps that agree before the first difference (1.0: every tree)."""
+    evidence: list[TreeMatch]
+    """The public trees, one by one."""
+    hidden_trees: int
+    hidden_matched: int
+
+
+class DiagnosisReport(_Model):
+    """Which known misconceptions a failed search behaves like, nearest first."""
+
+    exact: bool
+    """True when the first misconception matches the search on every tree."""
+    summary: Text
+    """One sentence for the student."""
+    trees: int
+    """Trees compared (the public and hidden ones the search completed)."""
+    misconceptions: list[MisconceptionReport]
+
+
 class Report(_Model):
     """The report of grading one submission on every tree of an exercise."""
 
@@ -291,6 +339,9 @@ class Report(_Model):
     cases: list[TreeCase]
     cut: Text | None = None
     """What was cut from a report over its size limit, if anything."""
+    diagnosis: DiagnosisReport | None = None
+    """The known misconceptions a search that did not pass behaves like (left out when
+    it passed, none was computed, or it agrees with the reference where it completed)."""
 
     @classmethod
     def from_json(cls, data: Any) -> Report:

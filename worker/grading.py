@@ -20,6 +20,7 @@ from reference.feedback import Verdict as NodeVerdict
 from reference.feedback.scoring import ExerciseScore, Part, Share, tree_parts
 from reference.feedback.tree_facts import KEPT_NODES
 from reference.hidden import LIBRARY_FOLDER, load_library, reference_judge, wrong_for
+from reference.hidden.library import Implementation
 from reference.hidden.selection import Pool, build_pool, draw_hidden_trees
 from reference.observed import Call, Observed, Visit, event_line
 from reference.observed import Return as ObservedReturn
@@ -45,6 +46,7 @@ from reference.search import Cutoff, Enter, Evaluate, Return, SearchResult
 from reference.tree import Number, Tree
 from reference.values import format_value
 from reference.verdict_words import verdict_word
+from worker.diagnosis import diagnosis_of
 from worker.harness.local import entry_spec
 from worker.sandbox import (
     STOPPING_VERDICTS,
@@ -93,6 +95,8 @@ class Prepared:
     pool: Pool
     catchers: dict[int, SearchResult | None]
     """Each catcher's kept reference search, by its index in the pool."""
+    library: tuple[Implementation, ...] = ()
+    """The library of implementations (a failed search's diagnosis runs its wrong ones)."""
 
 
 CASES_CACHE_SIZE = 64
@@ -121,7 +125,7 @@ def prepared(exercise: Exercise, key: bytes, exercises_dir: Path) -> Prepared:
     library = load_library(exercises_dir / LIBRARY_FOLDER)
     pool = build_pool(exercise, key, wrong_for(exercise, library), reference_judge(exercise))
     catchers = {item.index: _kept_reference(exercise, item.tree) for item in pool.catchers}
-    return kept.setdefault(slot, Prepared(public, pool, catchers))
+    return kept.setdefault(slot, Prepared(public, pool, catchers, tuple(library)))
 
 
 def cases(
@@ -480,6 +484,7 @@ def grade(
     draw: str = "",
     public_only: bool = False,
     call_lines: bool = True,
+    diagnose: bool = True,
 ) -> Report:
     """The full report of ``source`` on every tree of ``exercise`` (with ``public_only``, on
     its public trees alone: a student's check of a draft, which never runs a hidden tree).
@@ -490,7 +495,9 @@ def grade(
     report, those not run as ``not_run``. The report is valid JSON whatever the student's
     code did (see :mod:`reference.report`), and holds at most
     ``reference.report.REPORT_LIMIT`` bytes. ``call_lines``: record the line each call of
-    the student's search functions was made from (the first divergence's line)."""
+    the student's search functions was made from (the first divergence's line).
+    ``diagnose``: a report that did not pass carries its diagnosis (see
+    :mod:`worker.diagnosis`; off, only to measure grading without it)."""
     found = cases(exercise, key, exercises_dir, draw, public_only=public_only)
     reasons = hidden_reasons(exercise)
     runs = [
@@ -570,6 +577,13 @@ def grade(
         usage=Usage(cpu_ms=cpu, wall_ms=wall, max_rss_kb=rss),
         cases=reports,
     )
+    if diagnose and report.verdict is not RunVerdict.PASSED:
+        graded = [
+            (case.name, case.hidden, case.tree, record)
+            for case, record in zip(found, records, strict=False)
+        ]
+        library = prepared(exercise, key, exercises_dir).library
+        report.diagnosis = diagnosis_of(exercise, library, graded)
     return fit(report)
 
 

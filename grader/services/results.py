@@ -39,6 +39,7 @@ from grader.models import GradingRun, NodeResult, TreeResult
 from reference.feedback import GOOD_VERDICTS
 from reference.report import (
     Decision,
+    DiagnosisReport,
     Divergence,
     NodeReport,
     Replay,
@@ -92,6 +93,7 @@ class RunDetails(_Document):
     usage: Usage | None = None
     cut: Text | None = None
     score_parts: TotalParts | None = None
+    diagnosis: DiagnosisReport | None = None
     cases: list[CaseDetails]
 
 
@@ -204,6 +206,7 @@ def details_of(report: Report) -> RunDetails:
         usage=report.usage,
         cut=report.cut,
         score_parts=report.score_parts,
+        diagnosis=report.diagnosis,
         cases=cases,
     )
 
@@ -273,6 +276,7 @@ def load_report(session: Session, run: GradingRun) -> Report | None:
                     "usage",
                     "cut",
                     "score_parts",
+                    "diagnosis",
                 },
                 exclude_none=True,
             ),

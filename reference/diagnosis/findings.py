@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from reference.hidden.library import Misconception as Told
+from reference.report import DiagnosisReport, MisconceptionReport, TreeMatch
+
 
 @dataclass(frozen=True, slots=True)
 class TreeEvidence:
@@ -21,6 +24,7 @@ class TreeEvidence:
     steps: int
     first_difference: str | None
     """The node where the two first differ; None where they agree, and on a hidden tree."""
+    hidden: bool = False
 
     @property
     def share(self) -> float:
@@ -36,6 +40,9 @@ class Misconception:
     """Library names, ``family/stem``: the first, then its equivalents."""
     bugs: tuple[str, ...]
     """Each implementation's ``bug`` line, in the same order."""
+    told: tuple[Told, ...]
+    """Each implementation's misconception as students are told it (its name, explanation,
+    pseudocode line and hint), in the same order."""
     matched: int
     """Trees on which it searches exactly as the student's search did."""
     trees: int
@@ -49,17 +56,48 @@ class Misconception:
         """True when it matches the student's search on every tree."""
         return self.matched == self.trees
 
+    @property
+    def name(self) -> str:
+        """The first implementation's misconception's short name."""
+        return self.told[0].name
+
     def describe(self) -> str:
         """One sentence of evidence."""
-        bug = self.bugs[0]
         if self.exact:
             return (
-                f"Your search behaves exactly like one with this mistake: {bug} "
+                f"Your search behaves exactly like one with this mistake: {self.name} "
                 f"(same visits and values on {self.trees} of {self.trees} trees)."
             )
         return (
-            f"The nearest known mistake: {bug} (the same search on {self.matched} of "
+            f"The nearest known mistake: {self.name} (the same search on {self.matched} of "
             f"{self.trees} trees; {self.closeness:.0%} of the steps agree before they part)."
+        )
+
+    def report(self) -> MisconceptionReport:
+        """The report's account of it: evidence per public tree, hidden trees counted."""
+        told = self.told[0]
+        hidden = [evidence for evidence in self.evidence if evidence.hidden]
+        return MisconceptionReport(
+            implementations=list(self.implementations),
+            name=told.name,
+            explanation=told.explanation,
+            pseudocode=told.pseudocode,
+            hint=told.hint,
+            trees_matched=self.matched,
+            closeness=round(self.closeness, 4),
+            evidence=[
+                TreeMatch(
+                    tree=evidence.tree,
+                    matches=evidence.matches,
+                    agreeing=evidence.agreeing,
+                    steps=evidence.steps,
+                    first_difference=evidence.first_difference,
+                )
+                for evidence in self.evidence
+                if not evidence.hidden
+            ],
+            hidden_trees=len(hidden),
+            hidden_matched=sum(evidence.matches for evidence in hidden),
         )
 
 
@@ -81,3 +119,12 @@ class Diagnosis:
             return "No known misconception is near this search."
         first = self.misconceptions[0].describe()
         return first if self.exact else f"No known misconception matches exactly. {first}"
+
+    def report(self) -> DiagnosisReport:
+        """The report's ``diagnosis``."""
+        return DiagnosisReport(
+            exact=self.exact,
+            summary=self.describe(),
+            trees=self.trees,
+            misconceptions=[misconception.report() for misconception in self.misconceptions],
+        )

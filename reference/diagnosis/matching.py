@@ -22,6 +22,7 @@ from reference.diagnosis.signature import (
 )
 from reference.exercises.model import Exercise
 from reference.hidden.library import Implementation
+from reference.hidden.library import Misconception as Told
 from reference.hidden.trusted import best_actions, run_trusted
 from reference.tree import Tree
 
@@ -159,14 +160,29 @@ def _misconception(
             agreeing=found.agreeing,
             steps=found.steps,
             first_difference=None if name in hidden else found.first_difference,
+            hidden=name in hidden,
         )
         for name, found in zip(names, first, strict=True)
     )
     return Misconception(
         implementations=tuple(implementation.name for implementation, _ in group),
         bugs=tuple(implementation.bug or "" for implementation, _ in group),
+        told=tuple(_told(implementation) for implementation, _ in group),
         matched=_matched(first),
         trees=len(names),
         closeness=_closeness(first),
         evidence=evidence,
+    )
+
+
+def _told(implementation: Implementation) -> Told:
+    """What students are told of ``implementation``'s mistake: its misconception, or, for
+    a search correct under the other pruning rule only (it has none), that rule."""
+    if implementation.misconception is not None:
+        return implementation.misconception
+    return Told(
+        name="pruning by the other rule (on v = beta or not)",
+        explanation=implementation.bug or implementation.name,
+        pseudocode="Figure 5.7, MAX-VALUE: if v ≥ β then return v",
+        hint="Read the exercise's statement: should a node prune when v equals beta (or alpha)?",
     )

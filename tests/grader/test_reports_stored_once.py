@@ -27,7 +27,7 @@ from grader.services.runs import finish_run, start_run
 from grader.services.submissions import submit
 from reference.report import REPORT_LIMIT, Report, fit
 from tests.grader.conftest import Backend, SentAfterCommit, add_user, stored_report
-from tests.grader.test_storage import finished, hostile_report, started_run
+from tests.grader.test_storage import DIAGNOSIS, finished, hostile_report, started_run
 from worker.grading import grade
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,6 +95,8 @@ def test_real_gradings_read_back_as_they_were_graded(backend: Backend) -> None:
     for run_id, report in runs:
         assert stored_report(backend.database, run_id) == report.to_json()
         verdicts.add(report.verdict)
+        # A wrong library search is diagnosed, and its diagnosis read back with the rest.
+        assert (report.diagnosis is not None) == (report.verdict == "failed"), report.exercise
     # The corpus covers what it claims to.
     assert {"passed", "failed", "compile_error", "runtime_error"} <= verdicts
 
@@ -175,6 +177,23 @@ def test_a_report_over_its_limit_is_cut_before_it_is_stored(backend: Backend) ->
     with backend.database.session() as session:
         details = session.scalar(select(GradingRun.details).where(GradingRun.id == run_id))
     assert len(json.dumps(details).encode()) <= REPORT_LIMIT
+
+
+def test_a_reports_diagnosis_is_kept_in_its_document_and_reads_back(backend: Backend) -> None:
+    _, run_id, _ = started_run(backend)
+    document = {**hostile_report(), "diagnosis": DIAGNOSIS}
+    finished(backend, run_id, document)
+    stored = stored_report(backend.database, run_id)
+    assert stored is not None
+    assert stored["diagnosis"] == DIAGNOSIS
+    assert stored == Report.model_validate(document).to_json()
+    with backend.database.session() as session:
+        details = session.scalar(select(GradingRun.details).where(GradingRun.id == run_id))
+    assert details["diagnosis"] == DIAGNOSIS
+    # A report without one has none in its document.
+    _, other, _ = started_run(backend)
+    finished(backend, other, hostile_report())
+    assert "diagnosis" not in (stored_report(backend.database, other) or {})
 
 
 @pytest.fixture

@@ -36,6 +36,27 @@ SHOWN = "nul\\x00 lone\\ud800 low\\udc80 ansi\x1b[2K\r end"
 """HOSTILE as stored: what storage refuses is shown escaped, the rest kept."""
 
 
+DIAGNOSIS: dict[str, Any] = {  # a report's diagnosis, as grading makes one
+    "exact": True,
+    "summary": "Your search behaves exactly like one with this mistake: alpha never raised.",
+    "trees": 3,
+    "misconceptions": [
+        {
+            "implementations": ["alphabeta/wrong_alpha_never_updated"],
+            "name": "alpha never raised at MAX nodes",
+            "explanation": "MAX-VALUE keeps the window it was given.",
+            "pseudocode": "Figure 5.7, MAX-VALUE: α ← MAX(α, v)",
+            "hint": "What does a MAX node learn about its window?",
+            "trees_matched": 3,
+            "closeness": 1.0,
+            "evidence": [{"tree": "fig5.2", "matches": True, "agreeing": 12, "steps": 12}],
+            "hidden_trees": 2,
+            "hidden_matched": 2,
+        }
+    ],
+}
+
+
 def hostile_report() -> dict[str, Any]:
     """A report of Figure 5.2 such as a student's code can make: it returned inf, printed
     and raised NUL and lone surrogates, and asked about nodes with such names."""
@@ -191,7 +212,7 @@ def test_the_lms_callback_of_such_a_run_is_strict_json(backend: Backend) -> None
                 callback_url="https://lms.example.edu/hook",
             )
         )
-    outbound = finished(backend, run_id, hostile_report()).deliveries
+    outbound = finished(backend, run_id, {**hostile_report(), "diagnosis": DIAGNOSIS}).deliveries
     assert len(outbound) == 1
     with backend.database.session() as session:
         delivery = session.get(Delivery, outbound[0])
@@ -203,6 +224,7 @@ def test_the_lms_callback_of_such_a_run_is_strict_json(backend: Backend) -> None
     assert sent["type"] == "submission.graded"
     assert sent["data"]["report"]["cases"][0]["value"]["actual"] == "inf"
     assert sent["data"]["report"]["stdout"] == f"printed {SHOWN}\n"
+    assert sent["data"]["report"]["diagnosis"] == DIAGNOSIS  # the callback carries it
 
 
 def test_a_failure_message_with_what_storage_refuses_is_stored(backend: Backend) -> None:

@@ -97,8 +97,24 @@ def test_every_wrong_implementation_is_diagnosed_as_itself(slug: str, name: str)
     assert name in first.implementations
     assert first.matched == first.trees == len(trees)
     assert "exactly" in diagnosis.describe()
+    told = first.told[first.implementations.index(name)]
+    misconception = by_name(name).misconception
+    if misconception is not None:
+        assert told == misconception
+    assert first.name in diagnosis.describe()
+    assert all(told.hint and told.explanation and told.pseudocode for told in first.told)
     hidden = next(evidence for evidence in first.evidence if evidence.tree == "hidden-0")
     assert hidden.first_difference is None
+    report = diagnosis.report()
+    assert report.exact and report.summary == diagnosis.describe()
+    told = report.misconceptions[0]
+    assert (told.name, told.trees_matched, told.hidden_trees, told.hidden_matched) == (
+        first.name,
+        len(trees),
+        1,
+        1,
+    )
+    assert [match.tree for match in told.evidence] == [t for t in trees if t != "hidden-0"]
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -165,7 +181,15 @@ def test_minimax_that_returns_its_first_childs_value_is_the_return_in_the_loop()
     found, trees = exercise("aima-fig5.2-minimax"), trees_of("aima-fig5.2-minimax")
     diagnosis = diagnose(as_student(FIRST_CHILD_ONLY, found, trees), trees, found, library())
     assert diagnosis is not None and diagnosis.exact
-    assert "minimax/wrong_return_in_loop" in diagnosis.misconceptions[0].implementations
+    first = diagnosis.misconceptions[0]
+    assert "minimax/wrong_return_in_loop" in first.implementations
+    misconception = by_name(first.implementations[0]).misconception
+    assert misconception is not None and first.name == misconception.name
+    assert diagnosis.describe() == (
+        f"Your search behaves exactly like one with this mistake: {misconception.name} "
+        f"(same visits and values on {len(trees)} of {len(trees)} trees)."
+    )
+    assert first.bugs[0] not in diagnosis.describe()
 
 
 def test_alphabeta_that_prunes_only_at_max_nodes_is_near_a_known_mistake_or_none() -> None:

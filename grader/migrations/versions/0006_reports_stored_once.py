@@ -39,9 +39,11 @@ NODE_ROWS_LIMIT = 20000
 GOOD = {"ok", "pruned", "not_observed"}
 TEXT_LIMIT = 200
 DETAIL_KEYS = ("line", "column", "replay", "value", "decision", "score_parts")
-RUN_KEYS = ("line", "column", "stdout", "stdout_dropped", "usage", "cut", "score_parts")
-"""(Reports before this revision have no ``line``, ``column``, ``stdout_dropped`` or
-``score_parts``; the later ones that have them keep them both ways.)"""
+RUN_KEYS = (
+    "line", "column", "stdout", "stdout_dropped", "usage", "cut", "score_parts", "diagnosis"
+)  # fmt: skip
+"""(Reports before this revision have no ``line``, ``column``, ``stdout_dropped``,
+``score_parts`` or ``diagnosis``; the later ones that have them keep them both ways.)"""
 
 runs = sa.table(
     "grading_runs",

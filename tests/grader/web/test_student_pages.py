@@ -243,6 +243,40 @@ def test_hidden_trees_show_only_their_verdict_and_reason(
         assert escape(case.get("message", "")) in page
 
 
+def test_a_wrong_search_is_told_what_it_looks_like_beside_its_first_divergence(
+    client: FlaskClient, database: Database, course: Course, student: object
+) -> None:
+    response = paste(client, exercise_id(database, course), NO_PRUNING.read_text(encoding="utf-8"))
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    with database.session() as session:
+        run = session.scalars(select(Submission)).one().latest_run
+        assert run is not None
+        report = stored_report(database, run.id)
+    assert report is not None and "diagnosis" in report
+    diagnosis = report["diagnosis"]
+    nearest = diagnosis["misconceptions"][0]
+    assert "alphabeta/wrong_no_pruning" in nearest["implementations"]
+    box = page[page.index('<aside class="diagnosis-box"') :]
+    box = box[: box.index("</aside>")]
+    # Beside the first divergence: right after its box, in the public tree's section.
+    assert page.index("Where your search first differs") < page.index("diagnosis-box")
+    assert page.index("diagnosis-box") < page.index('class="tree-data"')
+    assert page.count('class="diagnosis-box"') == 1
+    for text in (diagnosis["summary"], nearest["name"], nearest["explanation"],
+                 nearest["pseudocode"], nearest["hint"]):  # fmt: skip
+        assert str(escape(text)) in box, text
+    assert "def " not in box and "import" not in box  # never code
+
+
+def test_a_correct_search_has_no_diagnosis_box(
+    client: FlaskClient, database: Database, course: Course, student: object
+) -> None:
+    response = upload(client, exercise_id(database, course), CORRECT.read_bytes())
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "Graded" in page and "100 / 100" in page
+    assert "diagnosis-box" not in page and "What your search looks like" not in page
+
+
 def test_the_status_answers_in_json(
     client: FlaskClient, database: Database, course: Course, student: object
 ) -> None:
