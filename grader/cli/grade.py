@@ -102,5 +102,14 @@ def _print(report: Report, exercise: Any) -> None:
         if case.first_divergence:
             divergence = case.first_divergence
             _echo(f"first divergence at {divergence.node}: {divergence.message}")
+    if report.diagnosis is not None:
+        # What the feedback page shows beside the first divergence, in the same words.
+        _echo(f"\n{report.diagnosis.summary}")
+        if report.diagnosis.misconceptions:
+            nearest = report.diagnosis.misconceptions[0]
+            _echo(f"  the mistake: {nearest.name}")
+            _echo(f"  why it matters: {nearest.explanation}")
+            _echo(f"  the textbook's line: {nearest.pseudocode}")
+            _echo(f"  hint: {nearest.hint}")
     if report.stdout:
         _echo("\nprinted output:\n" + report.stdout)

@@ -109,6 +109,22 @@ def test_text_report_marks_the_nodes() -> None:
     assert "first divergence at C" in result.stdout
 
 
+def test_the_text_report_names_the_misconception_and_a_correct_search_gets_none() -> None:
+    command = ["grade", "--exercise", "aima-fig5.2-alphabeta"]
+    wrong = CliRunner().invoke(main, [*command, str(LIBRARY / "alphabeta" / "wrong_no_pruning.py")])
+    assert wrong.exit_code == 0, wrong.output
+    assert "Your search behaves exactly like one with this mistake: bounds kept but never" in (
+        wrong.stdout
+    )
+    assert "  the textbook's line: Figure 5.7, MAX-VALUE" in wrong.stdout
+    assert "  hint: " in wrong.stdout
+    right = CliRunner().invoke(
+        main, [*command, str(LIBRARY / "alphabeta" / "correct_fail_soft.py")]
+    )
+    assert right.exit_code == 0, right.output
+    assert "the mistake" not in right.stdout and "hint:" not in right.stdout
+
+
 def test_check_hidden_shows_every_wrong_implementation_caught() -> None:
     result = CliRunner().invoke(main, ["exercises", "check-hidden", "aima-fig5.2-alphabeta"])
     assert result.exit_code == 0, result.output
