@@ -5,6 +5,7 @@ Screenshots go to ``artifacts/browser/access-*.png``."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -13,8 +14,9 @@ from sqlalchemy import select
 
 from grader.config import Settings
 from grader.db import Database
-from grader.models import Course, Exercise, Role
+from grader.models import Course, Exercise, LatePolicy, Role, User, utcnow
 from grader.models.submissions import SubmissionKind
+from grader.services import overrides
 from grader.services.queue import Queue
 from grader.services.submissions import submit
 from tests.chromium import axe_violations, chromium, screenshot, served, sideways_overflow, sign_in
@@ -96,3 +98,57 @@ def test_the_class_analytics_page_passes_axe(
         violations = axe_violations(driver)
         screenshot(driver, "access-analytics-1280")
     assert violations == [], json.dumps(violations, indent=1)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_pages_of_running_a_course_pass_axe_and_fit_the_screen(
+    app: Flask,
+    database: Database,
+    settings: Settings,
+    course: Course,
+    make_user: UserFactory,
+    width: int,
+) -> None:
+    """The instructor's pages (roster, an exercise's students, a submission read as the
+    instructor, the audit log, the course's exercises, the dates and extensions form) and
+    the student's, with a late attempt, an extension-free penalty and an override."""
+    student = make_user(Role.STUDENT, course)
+    teacher = make_user(Role.INSTRUCTOR, course)
+    paths = _graded(database, settings, course, student)
+    exercise_id = int(paths["exercise"].rsplit("/", 1)[1])
+    with database.session() as session:
+        exercise = session.get(Exercise, exercise_id)
+        assert exercise is not None
+        exercise.due_at = utcnow() - timedelta(days=2)
+        exercise.late_policy = LatePolicy.PENALTY
+        exercise.late_penalty_per_day = 10.0
+        exercise.late_penalty_cap = 50.0
+        found = session.get(User, student.id)
+        actor = session.get(User, teacher.id)
+        assert found is not None and actor is not None
+        overrides.set_override(session, actor, exercise, found, 50.0, "Half marks: see me.")
+    submission_id = paths["wrong"].rsplit("/", 1)[1]
+    instructor_pages = {
+        "roster": f"/teach/courses/{course.id}/roster",
+        "students": f"/teach/exercises/{exercise_id}/students",
+        "review": f"/teach/submissions/{submission_id}",
+        "audit": f"/teach/courses/{course.id}/audit",
+        "course-exercises": f"/teach/courses/{course.id}/exercises",
+        "exercise-dates": f"/teach/exercises/{exercise_id}/",
+    }
+    student_pages = {"home": "/", "exercise": paths["exercise"], "wrong": paths["wrong"]}
+    problems: dict[str, Any] = {}
+    with served(app) as base:
+        for person, pages in ((teacher, instructor_pages), (student, student_pages)):
+            with chromium(width) as driver:
+                sign_in(driver, base, person.email, PASSWORD)
+                for name, path in pages.items():
+                    driver.get(base + path)
+                    found = {
+                        "axe": axe_violations(driver),
+                        "sideways": sideways_overflow(driver),
+                    }
+                    screenshot(driver, f"course-{name}-{person.role}-{width}")
+                    if found["axe"] or found["sideways"]:
+                        problems[f"{person.role} {name}"] = found
+    assert problems == {}, json.dumps(problems, indent=1)
