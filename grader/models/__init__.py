@@ -27,11 +27,14 @@ from grader.models.integrations import (
     LmsSubmission,
     WebhookReceipt,
 )
+from grader.models.library import AddedImplementation, AddedState
 from grader.models.lti import LtiContext, LtiLaunch, LtiPlatform
 from grader.models.people import Course, Membership, Role, User
 from grader.models.submissions import GradingRun, NodeResult, RunState, Submission, TreeResult
 
 __all__ = [
+    "AddedImplementation",
+    "AddedState",
     "AnalysisState",
     "AuditEvent",
     "Base",

@@ -108,6 +108,11 @@ class GradingRun(Base):
         ForeignKey("regrades.id", ondelete="CASCADE"), index=True
     )
     """The regrade that made this run (None: a submission's own grading)."""
+    misconception: Mapped[str | None] = mapped_column(String(200), index=True)
+    """The diagnosis's nearest misconception (its first implementation's library name,
+    ``family/stem`` or ``added/<stem>``); None: no diagnosis (passed, or none made)."""
+    misconception_exact: Mapped[bool | None]
+    """True when that misconception matched the search on every tree."""
     details: Mapped[dict[str, Any] | None] = mapped_column(deferred=True)
     """What of the run's report only its page shows (replays, printed output), as
     :class:`grader.services.results.RunDetails`' document; the rest of the report is in

@@ -1,0 +1,83 @@
+"""Misconceptions: each run's nearest misconception as columns (for the class's analytics),
+and the wrong implementations instructors add to an exercise's library
+
+Revision ID: 0009
+Revises: 0008
+Create Date: 2026-11-27 13:00:00
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0009"
+down_revision = "0008"
+branch_labels = None
+depends_on = None
+
+NOW = sa.DateTime(timezone=True)
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("grading_runs", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("misconception", sa.String(length=200), nullable=True))
+        batch_op.add_column(sa.Column("misconception_exact", sa.Boolean(), nullable=True))
+        batch_op.create_index(
+            batch_op.f("ix_grading_runs_misconception"), ["misconception"], unique=False
+        )
+
+    op.create_table(
+        "added_implementations",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("exercise_id", sa.Integer(), nullable=False),
+        sa.Column("author_id", sa.Integer(), nullable=True),
+        sa.Column("stem", sa.String(length=80), nullable=False),
+        sa.Column("source", sa.Text(), nullable=False),
+        sa.Column("name", sa.String(length=200), nullable=False),
+        sa.Column("explanation", sa.Text(), nullable=False),
+        sa.Column("pseudocode", sa.Text(), nullable=False),
+        sa.Column("hint", sa.Text(), nullable=False),
+        sa.Column("active", sa.Boolean(), nullable=False),
+        sa.Column("state", sa.String(length=20), nullable=False),
+        sa.Column("problem", sa.Text(), nullable=True),
+        sa.Column("version_id", sa.Integer(), nullable=True),
+        sa.Column("result", sa.JSON(), nullable=True),
+        sa.Column("task_id", sa.String(length=200), nullable=True),
+        sa.Column("created_at", NOW, nullable=False),
+        sa.Column("checked_at", NOW, nullable=True),
+        sa.ForeignKeyConstraint(
+            ["author_id"],
+            ["users.id"],
+            name=op.f("fk_added_implementations_author_id_users"),
+            ondelete="SET NULL",
+        ),
+        sa.ForeignKeyConstraint(
+            ["exercise_id"],
+            ["exercises.id"],
+            name=op.f("fk_added_implementations_exercise_id_exercises"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["version_id"],
+            ["exercise_versions.id"],
+            name=op.f("fk_added_implementations_version_id_exercise_versions"),
+            ondelete="SET NULL",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_added_implementations")),
+        sa.UniqueConstraint(
+            "exercise_id", "stem", name=op.f("uq_added_implementations_exercise_id")
+        ),
+    )
+    op.create_index(
+        op.f("ix_added_implementations_exercise_id"), "added_implementations", ["exercise_id"]
+    )
+
+
+def downgrade() -> None:
+    op.drop_index(op.f("ix_added_implementations_exercise_id"), table_name="added_implementations")
+    op.drop_table("added_implementations")
+    with op.batch_alter_table("grading_runs", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_grading_runs_misconception"))
+        batch_op.drop_column("misconception_exact")
+        batch_op.drop_column("misconception")
