@@ -7,6 +7,7 @@ sends it to an LMS.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypedDict
@@ -14,6 +15,7 @@ from typing import TypedDict
 from reference.algorithms import ALGORITHMS
 from reference.allocation import gc_paused
 from reference.caching import IdentityCache
+from reference.diagnosis.suspects import AddedSuspect
 from reference.exercises.model import Exercise, Limits, Scoring
 from reference.feedback import TreeFeedback, combine, judge
 from reference.feedback import Verdict as NodeVerdict
@@ -485,6 +487,7 @@ def grade(
     public_only: bool = False,
     call_lines: bool = True,
     diagnose: bool = True,
+    added: Sequence[AddedSuspect] = (),
 ) -> Report:
     """The full report of ``source`` on every tree of ``exercise`` (with ``public_only``, on
     its public trees alone: a student's check of a draft, which never runs a hidden tree).
@@ -497,7 +500,8 @@ def grade(
     ``reference.report.REPORT_LIMIT`` bytes. ``call_lines``: record the line each call of
     the student's search functions was made from (the first divergence's line).
     ``diagnose``: a report that did not pass carries its diagnosis (see
-    :mod:`worker.diagnosis`; off, only to measure grading without it)."""
+    :mod:`worker.diagnosis`; off, only to measure grading without it), against the
+    library and the ``added`` wrong implementations of the exercise's instructors."""
     found = cases(exercise, key, exercises_dir, draw, public_only=public_only)
     reasons = hidden_reasons(exercise)
     runs = [
@@ -529,12 +533,14 @@ def grade(
     printed = 0
     cpu = wall = rss = 0
     first_problem: tuple[Case, RunRecord] | None = None
+    references: dict[str, SearchResult] = {}
     for case, record in zip(found, records, strict=False):
         with gc_paused():
             completed = record.outcome.verdict is SandboxVerdict.COMPLETED
             reference = case.reference_of(exercise) if completed or not case.hidden else None
             feedback = None
             if completed and reference is not None:
+                references[case.name] = reference
                 feedback = judge(case.tree, reference, record.observed, exercise.scoring)
             # Hidden trees never get a replay: it would show their shape and values.
             replay = None
@@ -583,7 +589,9 @@ def grade(
             for case, record in zip(found, records, strict=False)
         ]
         library = prepared(exercise, key, exercises_dir).library
-        report.diagnosis = diagnosis_of(exercise, library, graded)
+        report.diagnosis = diagnosis_of(
+            exercise, library, graded, references=references, added=added
+        )
     return fit(report)
 
 

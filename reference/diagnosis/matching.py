@@ -1,29 +1,36 @@
-"""Diagnosing a failed search: which of the library's wrong searches it behaves like.
+"""Diagnosing a failed search: which known wrong searches it behaves like.
 
-Each wrong implementation of the exercise's algorithm is run in process on every tree the
-student's search was graded on (they are the course's own code: see
-:mod:`reference.hidden.trusted`), and its signature compared with the student's. The
-signatures of a tree depend only on the tree, the exercise and the library, so they are
-kept (:data:`SIGNATURE_TREES_KEPT` trees) and a grading's trees cost their runs once.
+The suspects are the library's wrong implementations of the exercise's algorithm (run in
+process: they are the course's own code, see :mod:`reference.hidden.trusted`) and any an
+instructor added (:class:`~reference.diagnosis.suspects.AddedSuspect`, whose signatures
+come from the sandbox). Each suspect's signature on each tree the student's search was
+graded on is compared with the student's; they are ranked by the trees on which they
+search exactly as the student's did, then by how far they agree on the others.
+
+Running a suspect on a tree is what costs, so it is done lazily, best first: a suspect is
+run on its next tree only while it could still be shown (:func:`_could_be_shown`), and the
+smaller trees come first, since a tree on which it parts from the student's search lowers
+what it can reach. The signatures of a tree depend only on the tree, the exercise and the
+library, so they are kept (:data:`SIGNATURE_TREES_KEPT` trees): the public trees and the
+hidden pool's catchers, met by every grading, cost their runs once.
 """
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from reference.caching import IdentityCache
 from reference.diagnosis.compare import Agreement, agreement
 from reference.diagnosis.findings import Diagnosis, Misconception, TreeEvidence
-from reference.diagnosis.signature import (
-    Signature,
-    reference_signature,
-    trusted_signature,
-)
+from reference.diagnosis.signature import Signature, reference_signature, trusted_signature
+from reference.diagnosis.suspects import AddedSuspect
 from reference.exercises.model import Exercise
 from reference.hidden.library import Implementation
 from reference.hidden.library import Misconception as Told
 from reference.hidden.trusted import best_actions, run_trusted
+from reference.search import SearchResult
 from reference.tree import Tree
 
 SIGNATURE_TREES_KEPT = 256
@@ -31,7 +38,10 @@ SIGNATURE_TREES_KEPT = 256
 for the exercises graded lately. A hidden tree has tens of nodes, so a tree's signatures
 (one per wrong implementation, tens of them) hold some thousands of steps."""
 SHOWN = 3
-"""Misconceptions a diagnosis names (equivalent ones count as one)."""
+"""Misconceptions a diagnosis names when none matches exactly (equivalent ones count as
+one). When some match on every tree, only those are named."""
+_EPSILON = 1e-9
+"""Slack on a sum of shares (sums of the same floats in another order may differ)."""
 
 
 @dataclass(slots=True)
@@ -41,6 +51,11 @@ class TreeSignatures:
     reference: Signature
     library: dict[str, tuple[str, Signature]] = field(default_factory=dict)
     """By implementation name: the source run and its signature."""
+
+    def known(self, implementation: Implementation) -> Signature | None:
+        """The kept signature of ``implementation`` (None: not kept, or its source changed)."""
+        found = self.library.get(implementation.name)
+        return None if found is None or found[0] != implementation.source else found[1]
 
 
 _kept: IdentityCache[TreeSignatures] = IdentityCache(SIGNATURE_TREES_KEPT)
@@ -52,24 +67,69 @@ def clear_signatures() -> None:
 
 
 def tree_signatures(
-    exercise: Exercise, tree: Tree, implementations: Sequence[Implementation]
+    exercise: Exercise,
+    tree: Tree,
+    implementations: Sequence[Implementation] = (),
+    reference: SearchResult | None = None,
 ) -> TreeSignatures:
-    """The signatures of ``tree`` for ``exercise``: the reference's and each of
+    """The signatures of ``tree`` for ``exercise``: the reference's (from ``reference``,
+    the reference search of the tree, when the caller holds it) and each of
     ``implementations``' (kept, and run again only for an implementation whose source
     changed)."""
-    kept = _kept.get(lambda: _reference(exercise, tree), tree, exercise)
+    kept = _kept.get(lambda: _reference(exercise, tree, reference), tree, exercise)
     for implementation in implementations:
-        found = kept.library.get(implementation.name)
-        if found is None or found[0] != implementation.source:
-            run = run_trusted(implementation.source, exercise, tree)
-            kept.library[implementation.name] = (implementation.source, trusted_signature(run))
+        library_signature(kept, exercise, tree, implementation)
     return kept
 
 
-def _reference(exercise: Exercise, tree: Tree) -> TreeSignatures:
-    result = exercise.reference(tree)
+def library_signature(
+    kept: TreeSignatures, exercise: Exercise, tree: Tree, implementation: Implementation
+) -> Signature:
+    """The signature of ``implementation`` on ``tree``, run in process unless kept."""
+    found = kept.known(implementation)
+    if found is None:
+        found = trusted_signature(run_trusted(implementation.source, exercise, tree))
+        kept.library[implementation.name] = (implementation.source, found)
+    return found
+
+
+def _reference(exercise: Exercise, tree: Tree, result: SearchResult | None) -> TreeSignatures:
+    if result is None:
+        result = exercise.reference(tree)
     best = best_actions(exercise, tree)
     return TreeSignatures(reference_signature(result, best, exercise.options.depth_limit))
+
+
+@dataclass(slots=True)
+class _Suspect:
+    """One suspect while the diagnosis runs: what it agreed on so far."""
+
+    name: str
+    bug: str
+    told: Told
+    library: Implementation | None
+    added: AddedSuspect | None
+    left: list[str]
+    """The trees it has not been compared on yet, the smallest first."""
+    agreements: dict[str, Agreement] = field(default_factory=dict)
+    signatures: dict[str, Signature | None] = field(default_factory=dict)
+    matched: int = 0
+    shares: float = 0.0
+
+    def bound(self) -> tuple[int, float]:
+        """The best (matched trees, sum of shares) it can still reach."""
+        return self.matched + len(self.left), self.shares + len(self.left)
+
+    def key(self) -> tuple[int, float]:
+        """(matched trees, sum of shares) so far; its rank once no tree is left."""
+        return self.matched, self.shares
+
+    def add(self, name: str, found: Agreement, signature: Signature | None) -> None:
+        self.left.remove(name)
+        self.agreements[name] = found
+        self.signatures[name] = signature
+        self.matched += found.matches
+        self.shares += found.share
 
 
 def diagnose(
@@ -79,80 +139,157 @@ def diagnose(
     library: Sequence[Implementation],
     *,
     hidden: Collection[str] = (),
+    references: Mapping[str, SearchResult] | None = None,
+    added: Sequence[AddedSuspect] = (),
 ) -> Diagnosis | None:
-    """The misconceptions of ``library`` nearest the student's search, or None when the
-    search agrees with the reference on every tree (or no tree can be compared).
+    """The known misconceptions nearest the student's search, or None when the search
+    agrees with the reference on every tree (or no tree can be compared).
 
     ``student``: the signature of the student's search of each tree it completed, by tree
-    name; ``trees``: the trees by the same names. Only trees in both count. The wrong
-    implementations are those :meth:`Implementation.is_wrong_for` the exercise (with the
-    correct ones under the other pruning rule). They are ranked by the trees on which they
-    search exactly as the student's did, then by how far they agree on the others;
-    those whose signatures are the same on every tree are named together. Trees named in
-    ``hidden`` are counted but their evidence names no node.
+    name; ``trees``: the trees by the same names. Only trees in both count.
+    ``references``: the reference search of some trees, by name, where the caller holds
+    them (the others are searched here). The suspects are the implementations of
+    ``library`` that :meth:`Implementation.is_wrong_for` the exercise (with the correct
+    ones under the other pruning rule) and ``added``. Those matching on every tree are
+    named, and only they; failing that, the :data:`SHOWN` nearest. Suspects whose
+    signatures are the same on every tree are named together. Trees named in ``hidden``
+    are counted but their evidence names no node.
     """
     names = [name for name in trees if name in student]
     if not names:
         return None
     on_equality = exercise.options.prune_on_equality
-    wrong = [implementation for implementation in library if implementation.is_wrong_for(exercise)]
+    given = references or {}
     # The reference first: a correct search costs no run of the library.
-    kept = {name: tree_signatures(exercise, trees[name], ()) for name in names}
+    kept = {name: tree_signatures(exercise, trees[name], (), given.get(name)) for name in names}
     if all(agreement(student[name], kept[name].reference, on_equality).matches for name in names):
         return None
-    kept = {name: tree_signatures(exercise, trees[name], wrong) for name in names}
-    found: list[tuple[Implementation, list[Agreement]]] = []
-    for implementation in wrong:
-        agreements = [
-            agreement(student[name], kept[name].library[implementation.name][1], on_equality)
-            for name in names
-        ]
-        found.append((implementation, agreements))
-    found.sort(key=lambda item: (-_matched(item[1]), -_closeness(item[1]), item[0].name))
-    groups: list[list[tuple[Implementation, list[Agreement]]]] = []
-    for item in found:
-        group = next((group for group in groups if _equivalent(group[0], item, kept)), None)
+    order = sorted(names, key=lambda name: len(trees[name]))
+    suspects = [
+        _Suspect(
+            implementation.name,
+            implementation.bug or "",
+            _told(implementation),
+            implementation,
+            None,
+            list(order),
+        )
+        for implementation in library
+        if implementation.is_wrong_for(exercise)
+    ]
+    suspects += [
+        _Suspect(suspect.name, suspect.told.name, suspect.told, None, suspect, list(order))
+        for suspect in added
+    ]
+
+    def compare(suspect: _Suspect, name: str) -> None:
+        signature = _signature(suspect, exercise, trees[name], kept[name])
+        found = (
+            Agreement(0, max(1, len(student[name].steps)), name)
+            if signature is None
+            else agreement(student[name], signature, on_equality)
+        )
+        suspect.add(name, found, signature)
+
+    # What is known costs nothing: the kept signatures of the library's suspects.
+    for suspect in suspects:
+        if suspect.library is not None:
+            for name in list(suspect.left):
+                if kept[name].known(suspect.library) is not None:
+                    compare(suspect, name)
+    # Best first: the suspect that can still reach the most is compared on its next tree,
+    # until none left could be shown.
+    done: list[_Suspect] = [suspect for suspect in suspects if not suspect.left]
+    waiting = [(_rank(suspect), index) for index, suspect in enumerate(suspects) if suspect.left]
+    heapq.heapify(waiting)
+    while waiting:
+        _, index = heapq.heappop(waiting)
+        suspect = suspects[index]
+        if not _could_be_shown(suspect, done, len(names)):
+            continue
+        compare(suspect, suspect.left[0])
+        if suspect.left:
+            heapq.heappush(waiting, (_rank(suspect), index))
+        else:
+            done.append(suspect)
+    return _diagnosis(done, names, frozenset(hidden))
+
+
+def _rank(suspect: _Suspect) -> tuple[int, float, str]:
+    """The heap's order: the highest bound first, then by name."""
+    matched, shares = suspect.bound()
+    return -matched, -shares, suspect.name
+
+
+def _threshold(done: list[_Suspect], trees: int) -> tuple[int, float] | None:
+    """The key a suspect must reach to be shown, as far as the finished ones tell: a match
+    on every tree once one matches so (only exact ones are then shown), else the
+    :data:`SHOWN`-th best key (a group of equivalent suspects has one key, so the
+    :data:`SHOWN`-th best suspect is no better than the :data:`SHOWN`-th group)."""
+    keys = sorted((suspect.key() for suspect in done), reverse=True)
+    if keys and keys[0][0] == trees:
+        return trees, 0.0
+    return keys[SHOWN - 1] if len(keys) >= SHOWN else None
+
+
+def _could_be_shown(suspect: _Suspect, done: list[_Suspect], trees: int) -> bool:
+    """False when ``suspect`` can no longer reach the threshold (nor, then, be equivalent
+    to a suspect shown, which would have its key)."""
+    threshold = _threshold(done, trees)
+    if threshold is None:
+        return True
+    matched, shares = suspect.bound()
+    if matched != threshold[0]:
+        return matched > threshold[0]
+    return threshold[0] == trees or shares + _EPSILON >= threshold[1]
+
+
+def _signature(
+    suspect: _Suspect, exercise: Exercise, tree: Tree, kept: TreeSignatures
+) -> Signature | None:
+    if suspect.library is not None:
+        return library_signature(kept, exercise, tree, suspect.library)
+    assert suspect.added is not None
+    return suspect.added.signature(tree)
+
+
+def _diagnosis(done: list[_Suspect], names: list[str], hidden: frozenset[str]) -> Diagnosis:
+    done.sort(key=lambda suspect: (-suspect.matched, -suspect.shares, suspect.name))
+    exact = bool(done) and done[0].matched == len(names)
+    groups: list[list[_Suspect]] = []
+    for suspect in done:
+        if exact and suspect.matched < len(names):
+            break
+        group = next((group for group in groups if _equivalent(group[0], suspect, names)), None)
         if group is not None:
-            group.append(item)
+            group.append(suspect)
         elif len(groups) < SHOWN:
-            groups.append([item])
-    hidden_names = frozenset(hidden)
+            groups.append([suspect])
     return Diagnosis(
         trees=len(names),
-        misconceptions=tuple(_misconception(group, names, hidden_names) for group in groups),
+        misconceptions=tuple(_misconception(group, names, hidden) for group in groups),
     )
 
 
-def _matched(agreements: list[Agreement]) -> int:
-    return sum(found.matches for found in agreements)
-
-
-def _closeness(agreements: list[Agreement]) -> float:
-    return sum(found.share for found in agreements) / len(agreements)
-
-
-def _equivalent(
-    first: tuple[Implementation, list[Agreement]],
-    other: tuple[Implementation, list[Agreement]],
-    kept: dict[str, TreeSignatures],
-) -> bool:
-    """True when two implementations search every tree alike (and so fare alike)."""
-    if [found.matches for found in first[1]] != [found.matches for found in other[1]]:
+def _equivalent(first: _Suspect, other: _Suspect, names: list[str]) -> bool:
+    """True when two suspects search every tree alike (and so fare alike)."""
+    if [first.agreements[name].matches for name in names] != [
+        other.agreements[name].matches for name in names
+    ]:
         return False
-    one, two = first[0].name, other[0].name
-    return all(
-        agreement(signatures.library[one][1], signatures.library[two][1], True).matches
-        and agreement(signatures.library[two][1], signatures.library[one][1], True).matches
-        for signatures in kept.values()
-    )
+    for name in names:
+        one, two = first.signatures[name], other.signatures[name]
+        if one is None or two is None:
+            return False
+        if not (agreement(one, two, True).matches and agreement(two, one, True).matches):
+            return False
+    return True
 
 
 def _misconception(
-    group: list[tuple[Implementation, list[Agreement]]],
-    names: list[str],
-    hidden: frozenset[str],
+    group: list[_Suspect], names: list[str], hidden: frozenset[str]
 ) -> Misconception:
-    first = group[0][1]
+    first = group[0]
     evidence = tuple(
         TreeEvidence(
             tree=name,
@@ -162,15 +299,16 @@ def _misconception(
             first_difference=None if name in hidden else found.first_difference,
             hidden=name in hidden,
         )
-        for name, found in zip(names, first, strict=True)
+        for name in names
+        for found in (first.agreements[name],)
     )
     return Misconception(
-        implementations=tuple(implementation.name for implementation, _ in group),
-        bugs=tuple(implementation.bug or "" for implementation, _ in group),
-        told=tuple(_told(implementation) for implementation, _ in group),
-        matched=_matched(first),
+        implementations=tuple(suspect.name for suspect in group),
+        bugs=tuple(suspect.bug for suspect in group),
+        told=tuple(suspect.told for suspect in group),
+        matched=first.matched,
         trees=len(names),
-        closeness=_closeness(first),
+        closeness=first.shares / len(names),
         evidence=evidence,
     )
 
