@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from reference.caching import IdentityCache
 from reference.diagnosis.compare import Agreement, agreement
@@ -48,9 +48,20 @@ _EPSILON = 1e-9
 class TreeSignatures:
     """The reference's and the library implementations' signatures of one tree."""
 
-    reference: Signature
+    searched: Signature
+    """The reference search's steps, without the decisions a correct search may make."""
     library: dict[str, tuple[str, Signature]] = field(default_factory=dict)
     """By implementation name: the source run and its signature."""
+    decisions: frozenset[str] | None = None
+    """The root actions a correct decision may name (None: not yet known)."""
+
+    def reference(self, exercise: Exercise, tree: Tree) -> Signature:
+        """The reference's signature with the decisions a correct search may make. Finding
+        them searches the tree without pruning, so it is done only when asked: only a
+        decision-style search is compared on its decision."""
+        if self.decisions is None:
+            self.decisions = best_actions(exercise, tree)
+        return replace(self.searched, decisions=self.decisions)
 
     def known(self, implementation: Implementation) -> Signature | None:
         """The kept signature of ``implementation`` (None: not kept, or its source changed)."""
@@ -96,8 +107,7 @@ def library_signature(
 def _reference(exercise: Exercise, tree: Tree, result: SearchResult | None) -> TreeSignatures:
     if result is None:
         result = exercise.reference(tree)
-    best = best_actions(exercise, tree)
-    return TreeSignatures(reference_signature(result, best, exercise.options.depth_limit))
+    return TreeSignatures(reference_signature(result, frozenset(), exercise.options.depth_limit))
 
 
 @dataclass(slots=True)
@@ -162,7 +172,14 @@ def diagnose(
     given = references or {}
     # The reference first: a correct search costs no run of the library.
     kept = {name: tree_signatures(exercise, trees[name], (), given.get(name)) for name in names}
-    if all(agreement(student[name], kept[name].reference, on_equality).matches for name in names):
+    if all(
+        agreement(
+            student[name],
+            _reference_for(student[name], kept[name], exercise, trees[name]),
+            on_equality,
+        ).matches
+        for name in names
+    ):
         return None
     order = sorted(names, key=lambda name: len(trees[name]))
     suspects = [
@@ -213,6 +230,14 @@ def diagnose(
         else:
             done.append(suspect)
     return _diagnosis(done, names, frozenset(hidden))
+
+
+def _reference_for(
+    student: Signature, kept: TreeSignatures, exercise: Exercise, tree: Tree
+) -> Signature:
+    """The reference's signature as ``student``'s is compared with it (its decisions only
+    for a decision-style search, the only one compared on them)."""
+    return kept.reference(exercise, tree) if student.decision_style else kept.searched
 
 
 def _rank(suspect: _Suspect) -> tuple[int, float, str]:

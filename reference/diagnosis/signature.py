@@ -78,38 +78,34 @@ class Signature:
         return tuple(Step("leaf", step.node) for step in self.steps if step.event == "leaf")
 
 
-class _Raw(NamedTuple):
-    """An event before normalising: a call, a scoring or a return."""
-
-    what: Literal["call", "evaluate", "return"]
-    node: str
-    alpha: Number | None = None
-    beta: Number | None = None
-    depth: int | None = None
-    value: Value = None
+_Raw = tuple[str, str, Number | None, Number | None, int | None, Value]
+"""An event before normalising: what (``call``, ``evaluate`` or ``return``), the node, the
+call's alpha, beta and depth, and the returned value (plain tuples: a big search has many
+events)."""
 
 
 def steps_of(events: Iterable[_Raw]) -> tuple[Step, ...]:
     """The steps of a stream of raw events (see the module's docstring)."""
     steps: list[Step] = []
-    calls: list[tuple[_Raw, int]] = []  # open calls, with the index of their enter step
-    for event in events:
-        if event.what == "call":
-            calls.append((event, len(steps)))
-            steps.append(Step("enter", event.node, event.alpha, event.beta, event.depth))
-        elif event.what == "evaluate":
-            steps.append(Step("leaf", event.node))
-        elif calls and calls[-1][0].node == event.node:
-            call, at = calls.pop()
-            window = (call.alpha, call.beta, call.depth)
-            if len(steps) == at + 2 and steps[at + 1] == Step("leaf", event.node):
+    append = steps.append
+    calls: list[tuple[tuple[Number | None, Number | None, int | None], str, int]] = []
+    # open calls: their window and depth, node, and the index of their enter step
+    for what, node, alpha, beta, depth, value in events:
+        if what == "call":
+            calls.append(((alpha, beta, depth), node, len(steps)))
+            append(Step("enter", node, alpha, beta, depth))
+        elif what == "evaluate":
+            append(Step("leaf", node))
+        elif calls and calls[-1][1] == node:
+            window, _, at = calls.pop()
+            if len(steps) == at + 2 and steps[at + 1] == ("leaf", node, None, None, None, None):
                 # A call that only scored its own node: one leaf step.
                 del steps[at:]
-                steps.append(Step("leaf", event.node, *window, value=event.value))
+                append(Step("leaf", node, *window, value=value))
             else:
-                steps.append(Step("exit", event.node, *window, value=event.value))
+                append(Step("exit", node, *window, value=value))
         else:  # a return without its call: cannot come from either recorder
-            steps.append(Step("exit", event.node, value=event.value))
+            append(Step("exit", node, value=value))
     return tuple(steps)
 
 
@@ -117,12 +113,12 @@ def _observed_events(observed: Observed) -> Iterator[_Raw]:
     for event in observed.events:
         if isinstance(event, Call):
             depth = event.depth if type(event.depth) is int else None
-            yield _Raw("call", event.node, event.alpha, event.beta, depth)
+            yield "call", event.node, event.alpha, event.beta, depth, None
         elif isinstance(event, Return):
             value: Value = NOT_A_VALUE if event.problem is not None else event.value
-            yield _Raw("return", event.node, value=NOT_A_VALUE if value is None else value)
+            yield "return", event.node, None, None, None, NOT_A_VALUE if value is None else value
         elif isinstance(event, Visit) and event.method in ("utility", "eval"):
-            yield _Raw("evaluate", event.node)
+            yield "evaluate", event.node, None, None, None, None
 
 
 def observed_signature(observed: Observed) -> Signature:
@@ -138,7 +134,7 @@ def observed_signature(observed: Observed) -> Signature:
 def trusted_signature(run: TrustedRun) -> Signature:
     """The signature of a library implementation run in process."""
     events = (
-        _Raw(
+        (
             seen.what,
             seen.node,
             seen.alpha,
@@ -167,10 +163,10 @@ def reference_signature(
         for event in result.trace:
             if isinstance(event, Enter):
                 depth = None if depth_limit is None else depth_limit - event.depth
-                yield _Raw("call", event.node, event.alpha, event.beta, depth)
+                yield "call", event.node, event.alpha, event.beta, depth, None
             elif isinstance(event, Evaluate):
-                yield _Raw("evaluate", event.node)
+                yield "evaluate", event.node, None, None, None, None
             elif isinstance(event, ReferenceReturn):
-                yield _Raw("return", event.node, value=event.value)
+                yield "return", event.node, None, None, None, event.value
 
     return Signature(steps_of(events()), decisions=best)
