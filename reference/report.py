@@ -39,6 +39,7 @@ __all__ = [
     "SCHEMA_PATH",
     "SCHEMA_VERSION",
     "STDOUT_KEPT",
+    "ComposedReport",
     "Decision",
     "DiagnosisReport",
     "Divergence",
@@ -299,6 +300,16 @@ class MisconceptionReport(_Model):
     hidden_matched: int
 
 
+class ComposedReport(_Model):
+    """Two known misconceptions that, made in one search, search every tree as the
+    failed search did."""
+
+    misconceptions: list[MisconceptionReport]
+    """The two."""
+    trees_explained: int
+    """Trees on which the two together match (every tree compared)."""
+
+
 class DiagnosisReport(_Model):
     """Which known misconceptions a failed search behaves like, nearest first."""
 
@@ -309,6 +320,9 @@ class DiagnosisReport(_Model):
     trees: int
     """Trees compared (the public and hidden ones the search completed)."""
     misconceptions: list[MisconceptionReport]
+    composed: ComposedReport | None = None
+    """Two mistakes that, made together, match on every tree (only when no single one
+    does)."""
 
 
 class Report(_Model):

@@ -105,8 +105,11 @@ def _print(report: Report, exercise: Any) -> None:
     if report.diagnosis is not None:
         # What the feedback page shows beside the first divergence, in the same words.
         _echo(f"\n{report.diagnosis.summary}")
-        if report.diagnosis.misconceptions:
-            nearest = report.diagnosis.misconceptions[0]
+        composed = report.diagnosis.composed
+        told = (
+            composed.misconceptions if composed is not None else report.diagnosis.misconceptions[:1]
+        )
+        for nearest in told:
             _echo(f"  the mistake: {nearest.name}")
             _echo(f"  why it matters: {nearest.explanation}")
             _echo(f"  the textbook's line: {nearest.pseudocode}")

@@ -10,7 +10,7 @@ the most trees, with the evidence. A search that agrees with the reference gets 
 """
 
 from reference.diagnosis.compare import Agreement, agreement, steps_agree, values_agree
-from reference.diagnosis.findings import Diagnosis, Misconception, TreeEvidence
+from reference.diagnosis.findings import Composed, Diagnosis, Misconception, TreeEvidence
 from reference.diagnosis.matching import (
     SIGNATURE_TREES_KEPT,
     clear_signatures,
@@ -30,6 +30,7 @@ __all__ = [
     "NOT_A_VALUE",
     "SIGNATURE_TREES_KEPT",
     "Agreement",
+    "Composed",
     "Diagnosis",
     "Misconception",
     "Signature",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reference.hidden.library import Misconception as Told
-from reference.report import DiagnosisReport, MisconceptionReport, TreeMatch
+from reference.report import ComposedReport, DiagnosisReport, MisconceptionReport, TreeMatch
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,11 +102,41 @@ class Misconception:
 
 
 @dataclass(frozen=True, slots=True)
+class Composed:
+    """Two misconceptions that, made in one search, search every tree as the student's
+    did (see :mod:`reference.diagnosis.composition`)."""
+
+    first: Misconception
+    second: Misconception
+    explained: int
+    """Trees on which the two together match (every tree compared)."""
+
+    def describe(self) -> str:
+        """One sentence."""
+        trees = self.first.trees
+        return (
+            f"Your search behaves exactly like one with two known mistakes: "
+            f"{self.first.name}, and {self.second.name} (same visits and values on "
+            f"{self.explained} of {trees} trees)."
+        )
+
+    def report(self) -> ComposedReport:
+        """The report's account of it."""
+        return ComposedReport(
+            misconceptions=[self.first.report(), self.second.report()],
+            trees_explained=self.explained,
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Diagnosis:
     """The misconceptions nearest a failed search, best first."""
 
     trees: int
     misconceptions: tuple[Misconception, ...]
+    composed: Composed | None = None
+    """Two mistakes that, made together, match on every tree (only when no single one
+    does)."""
 
     @property
     def exact(self) -> bool:
@@ -118,7 +148,11 @@ class Diagnosis:
         if not self.misconceptions:
             return "No known misconception is near this search."
         first = self.misconceptions[0].describe()
-        return first if self.exact else f"No known misconception matches exactly. {first}"
+        if self.exact:
+            return first
+        if self.composed is not None:
+            return f"No single known misconception matches exactly. {self.composed.describe()}"
+        return f"No known misconception matches exactly. {first}"
 
     def report(self) -> DiagnosisReport:
         """The report's ``diagnosis``."""
@@ -127,4 +161,5 @@ class Diagnosis:
             summary=self.describe(),
             trees=self.trees,
             misconceptions=[misconception.report() for misconception in self.misconceptions],
+            composed=None if self.composed is None else self.composed.report(),
         )

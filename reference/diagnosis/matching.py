@@ -23,7 +23,8 @@ from dataclasses import dataclass, field, replace
 
 from reference.caching import IdentityCache
 from reference.diagnosis.compare import Agreement, agreement
-from reference.diagnosis.findings import Diagnosis, Misconception, TreeEvidence
+from reference.diagnosis.composition import composed
+from reference.diagnosis.findings import Composed, Diagnosis, Misconception, TreeEvidence
 from reference.diagnosis.signature import Signature, reference_signature, trusted_signature
 from reference.diagnosis.suspects import AddedSuspect
 from reference.exercises.model import Exercise
@@ -40,6 +41,7 @@ for the exercises graded lately. A hidden tree has tens of nodes, so a tree's si
 SHOWN = 3
 """Misconceptions a diagnosis names when none matches exactly (equivalent ones count as
 one). When some match on every tree, only those are named."""
+COMPARED = SHOWN
 _EPSILON = 1e-9
 """Slack on a sum of shares (sums of the same floats in another order may differ)."""
 
@@ -161,7 +163,9 @@ def diagnose(
     them (the others are searched here). The suspects are the implementations of
     ``library`` that :meth:`Implementation.is_wrong_for` the exercise (with the correct
     ones under the other pruning rule) and ``added``. Those matching on every tree are
-    named, and only they; failing that, the :data:`SHOWN` nearest. Suspects whose
+    named, and only they; failing that, the :data:`SHOWN` nearest, and, if two of the
+    library's mistakes made in one search (:mod:`reference.diagnosis.composition`) match
+    on every tree, those two. Suspects whose
     signatures are the same on every tree are named together. Trees named in ``hidden``
     are counted but their evidence names no node.
     """
@@ -229,7 +233,79 @@ def diagnose(
             heapq.heappush(waiting, (_rank(suspect), index))
         else:
             done.append(suspect)
-    return _diagnosis(done, names, frozenset(hidden))
+    found = _diagnosis(done, names, frozenset(hidden))
+    if found.exact:
+        return found
+    pair = _composed(student, trees, exercise, library, names, frozenset(hidden))
+    return found if pair is None else replace(found, composed=pair)
+
+
+def _composed(
+    student: Mapping[str, Signature],
+    trees: Mapping[str, Tree],
+    exercise: Exercise,
+    library: Sequence[Implementation],
+    names: list[str],
+    hidden: frozenset[str],
+) -> Composed | None:
+    """Two of the library's mistakes that, made in one search, search every tree as the
+    student's did (the first such pair by name), or None. Each pair is run on the
+    smallest trees first and dropped at the first tree where it parts from the student's
+    search, so most cost one run; their signatures are not kept (there are hundreds)."""
+    on_equality = exercise.options.prune_on_equality
+    order = sorted(names, key=lambda name: len(trees[name]))
+    for pair in composed(tuple(library)):
+        first, second = pair.parts
+        if not (
+            pair.base.is_correct_for(exercise)
+            and first.is_wrong_for(exercise)
+            and second.is_wrong_for(exercise)
+        ):
+            continue
+        agreements: dict[str, Agreement] = {}
+        for name in order:
+            signature = trusted_signature(
+                run_trusted(pair.implementation.source, exercise, trees[name])
+            )
+            found = agreement(student[name], signature, on_equality)
+            if not found.matches:
+                break
+            agreements[name] = found
+        else:
+            return Composed(
+                _part(first, agreements, names, hidden),
+                _part(second, agreements, names, hidden),
+                explained=len(names),
+            )
+    return None
+
+
+def _part(
+    implementation: Implementation,
+    agreements: Mapping[str, Agreement],
+    names: list[str],
+    hidden: frozenset[str],
+) -> Misconception:
+    """One of a composed pair's mistakes, with the pair's evidence."""
+    return Misconception(
+        implementations=(implementation.name,),
+        bugs=(implementation.bug or "",),
+        told=(_told(implementation),),
+        matched=len(names),
+        trees=len(names),
+        closeness=1.0,
+        evidence=tuple(
+            TreeEvidence(
+                name,
+                True,
+                agreements[name].agreeing,
+                agreements[name].steps,
+                None,
+                hidden=name in hidden,
+            )
+            for name in names
+        ),
+    )
 
 
 def _reference_for(
@@ -249,12 +325,12 @@ def _rank(suspect: _Suspect) -> tuple[int, float, str]:
 def _threshold(done: list[_Suspect], trees: int) -> tuple[int, float] | None:
     """The key a suspect must reach to be shown, as far as the finished ones tell: a match
     on every tree once one matches so (only exact ones are then shown), else the
-    :data:`SHOWN`-th best key (a group of equivalent suspects has one key, so the
+    :data:`COMPARED`-th best key (a group of equivalent suspects has one key, so the
     :data:`SHOWN`-th best suspect is no better than the :data:`SHOWN`-th group)."""
     keys = sorted((suspect.key() for suspect in done), reverse=True)
     if keys and keys[0][0] == trees:
         return trees, 0.0
-    return keys[SHOWN - 1] if len(keys) >= SHOWN else None
+    return keys[COMPARED - 1] if len(keys) >= COMPARED else None
 
 
 def _could_be_shown(suspect: _Suspect, done: list[_Suspect], trees: int) -> bool:

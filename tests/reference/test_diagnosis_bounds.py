@@ -1,0 +1,230 @@
+"""The diagnosis's shortcuts change nothing: comparing suspects lazily, best first, names
+what comparing every suspect on every tree names; and two mistakes in one search are
+named together."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from reference.diagnosis import (
+    Signature,
+    agreement,
+    clear_signatures,
+    diagnose,
+    matching,
+    trusted_signature,
+)
+from reference.exercises.model import Exercise
+from reference.hidden.trusted import run_trusted
+from reference.tree import Tree
+from tests.reference.test_diagnosis import (
+    FIRST_CHILD_ONLY,
+    PRUNES_ONLY_AT_MAX,
+    as_student,
+    exercise,
+    library,
+    trees_of,
+)
+from tests.strategies import game_trees
+
+SHOWN = matching.SHOWN
+
+
+def every_suspect_everywhere(
+    student: Mapping[str, Signature], trees: Mapping[str, Tree], found: Exercise
+) -> list[tuple[tuple[str, ...], int, float]] | None:
+    """What the diagnosis should name, the slow way: every wrong implementation compared
+    on every tree, ranked, exact ones alone when there are, else the nearest groups."""
+    on_equality = found.options.prune_on_equality
+    names = list(trees)
+    reference = {name: found.reference(trees[name]) for name in names}
+    if all(
+        agreement(
+            student[name],
+            matching._reference(found, trees[name], reference[name]).reference(found, trees[name]),
+            on_equality,
+        ).matches
+        for name in names
+    ):
+        return None
+    rows = []
+    for implementation in library():
+        if not implementation.is_wrong_for(found):
+            continue
+        signatures = {
+            name: trusted_signature(run_trusted(implementation.source, found, trees[name]))
+            for name in names
+        }
+        agreements = [agreement(student[name], signatures[name], on_equality) for name in names]
+        rows.append(
+            (
+                -sum(found.matches for found in agreements),
+                -sum(found.share for found in agreements),
+                implementation.name,
+                signatures,
+            )
+        )
+    rows.sort(key=lambda row: row[:3])
+    exact = rows[0][0] == -len(names)
+    groups: list[list[tuple[int, float, str, dict[str, Signature]]]] = []
+    for row in rows:
+        if exact and row[0] != -len(names):
+            break
+        same = next(
+            (
+                group
+                for group in groups
+                if group[0][0] == row[0]
+                and all(
+                    agreement(group[0][3][name], row[3][name], True).matches
+                    and agreement(row[3][name], group[0][3][name], True).matches
+                    for name in names
+                )
+            ),
+            None,
+        )
+        if same is not None:
+            same.append(row)
+        elif len(groups) < SHOWN:
+            groups.append([row])
+    return [
+        (tuple(row[2] for row in group), -group[0][0], round(-group[0][1] / len(names), 9))
+        for group in groups
+    ]
+
+
+def named(student: Mapping[str, Signature], trees: Mapping[str, Tree], found: Exercise):
+    diagnosis = diagnose(student, trees, found, library())
+    if diagnosis is None:
+        return None
+    return [
+        (found.implementations, found.matched, round(found.closeness, 9))
+        for found in diagnosis.misconceptions
+    ]
+
+
+SOURCES = {
+    "aima-fig5.2-alphabeta": [PRUNES_ONLY_AT_MAX],
+    "aima-fig5.2-minimax": [FIRST_CHILD_ONLY],
+    "grundy-7-negamax": [],
+    "expectimax-dice": [],
+}
+
+
+@pytest.mark.parametrize("slug", sorted(SOURCES))
+def test_lazy_best_first_names_what_every_suspect_on_every_tree_names(slug: str) -> None:
+    found, trees = exercise(slug), trees_of(slug)
+    sources = [impl.source for impl in library() if impl.applies_to(found)] + SOURCES[slug]
+    for source in sources:
+        student = as_student(source, found, trees)
+        clear_signatures()
+        assert named(student, trees, found) == every_suspect_everywhere(student, trees, found)
+        # and with every signature kept already (the order of the work differs)
+        assert named(student, trees, found) == every_suspect_everywhere(student, trees, found)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game_trees(max_depth=4, max_branching=3, alternate=True))
+def test_lazy_is_exact_on_random_trees_for_a_search_the_library_lacks(tree: Tree) -> None:
+    found = exercise("aima-fig5.2-alphabeta")
+    trees = {"public": trees_of("aima-fig5.2-alphabeta")["fig5.2"], "random": tree}
+    student = as_student(PRUNES_ONLY_AT_MAX, found, trees)
+    assert named(student, trees, found) == every_suspect_everywhere(student, trees, found)
+
+
+def test_a_suspect_that_parts_from_the_search_early_is_not_run_on_the_other_trees(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    found, trees = exercise("aima-fig5.2-alphabeta"), trees_of("aima-fig5.2-alphabeta")
+    name = "alphabeta/wrong_alpha_never_updated"
+    source = next(impl.source for impl in library() if impl.name == name)
+    student = as_student(source, found, trees)
+    runs: list[str] = []
+    real = matching.run_trusted
+
+    def counted(source: str, exercise: Exercise, tree: Tree):  # type: ignore[no-untyped-def]
+        runs.append(source)
+        return real(source, exercise, tree)
+
+    monkeypatch.setattr(matching, "run_trusted", counted)
+    clear_signatures()
+    diagnosis = diagnose(student, trees, found, library())
+    assert diagnosis is not None and diagnosis.exact
+    suspects = [impl for impl in library() if impl.is_wrong_for(found)]
+    everything = len(suspects) * len(trees)
+    assert len(runs) < everything / 3, (len(runs), everything)
+
+
+COMPOSED = """
+def max_value(game, state, alpha, beta):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    v = 0
+    for action in game.actions(state):
+        v = max(v, min_value(game, game.result(state, action), alpha, beta))
+        if v >= beta:
+            return v
+    return v
+
+
+def min_value(game, state, alpha, beta):
+    if game.terminal_test(state):
+        return game.utility(state, "MAX")
+    v = 0
+    for action in game.actions(state):
+        v = min(v, max_value(game, game.result(state, action), alpha, beta))
+        if v <= alpha:
+            return v
+        beta = min(beta, v)
+    return v
+"""
+"""Alpha-beta with two of the library's mistakes: v starts at 0, and alpha is never raised."""
+
+
+@pytest.mark.parametrize("slug", ["aima-fig5.2-alphabeta", "tictactoe-seed-alphabeta"])
+def test_a_search_with_two_known_mistakes_is_told_both(slug: str) -> None:
+    found, trees = exercise(slug), trees_of(slug)
+    hidden = {name for name in trees if name.startswith("hidden")}
+    student = as_student(COMPOSED, found, trees)
+    diagnosis = diagnose(student, trees, found, library(), hidden=hidden)
+    assert diagnosis is not None and not diagnosis.exact
+    assert diagnosis.composed is not None
+    pair = {
+        diagnosis.composed.first.implementations[0],
+        diagnosis.composed.second.implementations[0],
+    }
+    assert pair == {"alphabeta/wrong_initial_value_zero", "alphabeta/wrong_alpha_never_updated"}
+    assert diagnosis.composed.explained == len(trees)
+    assert diagnosis.describe().startswith("No single known misconception matches exactly.")
+    assert "two known mistakes" in diagnosis.describe()
+    report = diagnosis.report()
+    assert report.composed is not None and report.composed.trees_explained == len(trees)
+    assert {told.name for told in report.composed.misconceptions} == {
+        diagnosis.composed.first.name,
+        diagnosis.composed.second.name,
+    }
+    for told in report.composed.misconceptions:
+        assert told.hidden_trees == told.hidden_matched == len(hidden) > 0
+        assert all(not match.tree.startswith("hidden") for match in told.evidence)
+
+
+def test_a_search_the_library_cannot_explain_gets_no_pair() -> None:
+    found, trees = exercise("aima-fig5.2-alphabeta"), trees_of("aima-fig5.2-alphabeta")
+    diagnosis = diagnose(as_student(PRUNES_ONLY_AT_MAX, found, trees), trees, found, library())
+    assert diagnosis is not None and not diagnosis.exact and diagnosis.composed is None
+
+
+def test_a_search_with_one_known_mistake_is_not_told_two() -> None:
+    found, trees = exercise("aima-fig5.2-alphabeta"), trees_of("aima-fig5.2-alphabeta")
+    exact = 0
+    for impl in library():
+        if impl.is_wrong_for(found):
+            diagnosis = diagnose(as_student(impl.source, found, trees), trees, found, library())
+            if diagnosis is not None and diagnosis.exact:
+                exact += 1
+                assert diagnosis.composed is None, impl.name
+                assert "two known mistakes" not in diagnosis.describe()
+    assert exact >= 10
