@@ -29,6 +29,7 @@ from tests.strategies import game_trees
 from worker.harness.local import entry_spec, run_local
 
 ROOT = Path(__file__).resolve().parents[2]
+SOURCES = Path(__file__).resolve().parent / "sources"
 EXERCISES = ROOT / "exercises"
 SLUGS = ("aima-fig5.2-alphabeta", "aima-fig5.2-minimax", "grundy-7-negamax", "expectimax-dice")
 GENERATED = 6
@@ -138,28 +139,7 @@ def test_the_harness_and_the_trusted_runner_leave_the_same_signature() -> None:
                 assert agreement(student[name], trusted, True).matches, (impl.name, name)
 
 
-PRUNES_ONLY_AT_MAX = """
-def max_value(game, state, alpha, beta):
-    if game.terminal_test(state):
-        return game.utility(state, "MAX")
-    v = -float("inf")
-    for action in game.actions(state):
-        v = max(v, min_value(game, game.result(state, action), alpha, beta))
-        if v >= beta:
-            return v
-        alpha = max(alpha, v)
-    return v
-
-
-def min_value(game, state, alpha, beta):
-    if game.terminal_test(state):
-        return game.utility(state, "MAX")
-    v = float("inf")
-    for action in game.actions(state):
-        v = min(v, max_value(game, game.result(state, action), alpha, beta))
-        beta = min(beta, v)
-    return v
-"""
+PRUNES_ONLY_AT_MAX = (SOURCES / "alphabeta_prunes_only_at_max.py").read_text(encoding="utf-8")
 
 FIRST_CHILD_ONLY = """
 def max_value(game, state):

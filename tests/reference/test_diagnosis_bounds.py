@@ -23,6 +23,7 @@ from reference.tree import Tree
 from tests.reference.test_diagnosis import (
     FIRST_CHILD_ONLY,
     PRUNES_ONLY_AT_MAX,
+    SOURCES,
     as_student,
     exercise,
     library,
@@ -106,7 +107,7 @@ def named(student: Mapping[str, Signature], trees: Mapping[str, Tree], found: Ex
     ]
 
 
-SOURCES = {
+WRITTEN = {
     "aima-fig5.2-alphabeta": [PRUNES_ONLY_AT_MAX],
     "aima-fig5.2-minimax": [FIRST_CHILD_ONLY],
     "grundy-7-negamax": [],
@@ -114,10 +115,10 @@ SOURCES = {
 }
 
 
-@pytest.mark.parametrize("slug", sorted(SOURCES))
+@pytest.mark.parametrize("slug", sorted(WRITTEN))
 def test_lazy_best_first_names_what_every_suspect_on_every_tree_names(slug: str) -> None:
     found, trees = exercise(slug), trees_of(slug)
-    sources = [impl.source for impl in library() if impl.applies_to(found)] + SOURCES[slug]
+    sources = [impl.source for impl in library() if impl.applies_to(found)] + WRITTEN[slug]
     for source in sources:
         student = as_student(source, found, trees)
         clear_signatures()
@@ -158,30 +159,7 @@ def test_a_suspect_that_parts_from_the_search_early_is_not_run_on_the_other_tree
     assert len(runs) < everything / 3, (len(runs), everything)
 
 
-COMPOSED = """
-def max_value(game, state, alpha, beta):
-    if game.terminal_test(state):
-        return game.utility(state, "MAX")
-    v = 0
-    for action in game.actions(state):
-        v = max(v, min_value(game, game.result(state, action), alpha, beta))
-        if v >= beta:
-            return v
-    return v
-
-
-def min_value(game, state, alpha, beta):
-    if game.terminal_test(state):
-        return game.utility(state, "MAX")
-    v = 0
-    for action in game.actions(state):
-        v = min(v, max_value(game, game.result(state, action), alpha, beta))
-        if v <= alpha:
-            return v
-        beta = min(beta, v)
-    return v
-"""
-"""Alpha-beta with two of the library's mistakes: v starts at 0, and alpha is never raised."""
+COMPOSED = (SOURCES / "alphabeta_two_mistakes.py").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("slug", ["aima-fig5.2-alphabeta", "tictactoe-seed-alphabeta"])
