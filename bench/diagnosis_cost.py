@@ -1,16 +1,25 @@
 """What diagnosing a submission costs beside grading it.
 
-Grades the same submissions (a wrong and a correct one per exercise) as ``grader grade``
-does, through the real sandbox (``worker.grading.grade``: public and hidden trees, judging,
-the report), and diagnoses them (:func:`reference.diagnosis.diagnose`) on the same trees:
-the student's signatures are taken from the harness's record of each tree, run in process
-beforehand (the grading has that record in hand; making the signatures is timed). The
-diagnosis is timed cold (no kept signature: the library runs on every tree) and warm (the
-trees' signatures kept, as when the exercise was graded lately). Prints medians of the
-rounds, wall and CPU of this process (the grading's sandboxed children's CPU is not in
-it), and the ratio to grading without the diagnosis. The issue's target: at most a quarter
-of grading. Then the whole grading as the worker does it, with its diagnosis (``grade``
-adds one to a report that did not pass), cold and warm, beside the grading without it.
+Grades the same submissions (a wrong and a correct one per exercise, and two written for
+the tests: a search the library lacks, and one with two of its mistakes) as ``grader
+grade`` does, through the real sandbox (``worker.grading.grade``: public and hidden trees,
+judging, the report), and diagnoses them (:func:`reference.diagnosis.diagnose`) on the
+same trees, with the grading's reference searches, as the worker does. The student's
+signatures are made from the harness's record of each tree, run in process beforehand
+(the grading has that record in hand; making the signatures is timed).
+
+Each round draws its own hidden trees, as every grading does: the pool's catchers are the
+same objects from round to round, the fresh trees are new. The diagnosis is timed:
+
+* **steady**: the public trees' and the pool catchers' signatures kept from earlier
+  rounds (as on a worker that has graded the exercise before), the fresh trees new;
+* **cold**: nothing kept (the worker's first grading of the exercise).
+
+Prints medians of the rounds, wall and CPU of this process (the grading's sandboxed
+children's CPU is not in it), and the ratio to grading without the diagnosis. The issue's
+target: at most a quarter of grading. Then the whole grading as the worker does it
+(``grade`` adds a diagnosis to a report that did not pass), steady, beside the grading
+without it, on the same draw.
 
     .venv/bin/python bench/diagnosis_cost.py [--rounds 7]
 """
@@ -38,6 +47,7 @@ from reference.exercises import load_catalog  # noqa: E402
 from reference.exercises.model import Exercise  # noqa: E402
 from reference.hidden import DEVELOPMENT_KEY, Implementation, load_library  # noqa: E402
 from reference.observed import Observed  # noqa: E402
+from reference.search import SearchResult  # noqa: E402
 from reference.tree import Tree  # noqa: E402
 from worker.grading import cases, grade  # noqa: E402
 from worker.harness.local import entry_spec, run_local  # noqa: E402
@@ -56,7 +66,11 @@ SUBMISSIONS = (
     ("expectimax-dice", "expectimax/correct_expectimax.py"),
     ("tictactoe-seed-alphabeta", "alphabeta/wrong_alpha_never_updated.py"),
     ("tictactoe-seed-alphabeta", "alphabeta/correct_fail_soft.py"),
+    ("aima-fig5.2-alphabeta", "tests:alphabeta_prunes_only_at_max.py"),
+    ("aima-fig5.2-alphabeta", "tests:alphabeta_two_mistakes.py"),
 )
+WRITTEN = ROOT / "tests" / "reference" / "sources"
+"""Submissions written for the tests (``tests:`` above)."""
 
 
 def _timed(work: Callable[[], object]) -> tuple[float, float]:
@@ -69,12 +83,38 @@ def _timed(work: Callable[[], object]) -> tuple[float, float]:
 def _diagnosis(
     observed: dict[str, Observed],
     trees: dict[str, Tree],
+    hidden: set[str],
+    references: dict[str, SearchResult],
     exercise: Exercise,
     library: list[Implementation],
-    hidden: set[str],
 ) -> Diagnosis | None:
     student = {name: observed_signature(seen) for name, seen in observed.items()}
-    return diagnose(student, trees, exercise, library, hidden=hidden)
+    return diagnose(student, trees, exercise, library, hidden=hidden, references=references)
+
+
+def _source(path: str) -> str:
+    if path.startswith("tests:"):
+        return (WRITTEN / path.removeprefix("tests:")).read_text(encoding="utf-8")
+    return (LIBRARY / path).read_text(encoding="utf-8")
+
+
+def _prepared(
+    exercise: Exercise, source: str, draw: str
+) -> tuple[dict[str, Observed], dict[str, Tree], set[str], dict[str, SearchResult]]:
+    """One draw's trees, the student's record on each, and the reference searches."""
+    found = cases(exercise, DEVELOPMENT_KEY, EXERCISES, draw)
+    observed: dict[str, Observed] = {}
+    for case in found:
+        spec = entry_spec(
+            exercise.algorithm, exercise.entry_points, case.tree, exercise.options.depth_limit
+        )
+        observed[case.name] = run_local(case.tree, source, spec).observed
+    return (
+        observed,
+        {case.name: case.tree for case in found},
+        {case.name for case in found if case.hidden},
+        {case.name: case.reference_of(exercise) for case in found},
+    )
 
 
 def main() -> None:
@@ -84,69 +124,55 @@ def main() -> None:
     catalog = load_catalog(EXERCISES)
     library = load_library(LIBRARY)
     print(f"medians of {rounds} rounds; ms; ratio = diagnosis / grading (wall)")
-    header = f"{'submission':58} {'trees':>5} {'grade wall':>10} {'cpu':>6}"
-    print(f"{header} {'cold wall':>9} {'cpu':>6} {'ratio':>6} {'warm wall':>9} {'ratio':>6}  found")
-    wholes: list[tuple[str, float, float, float]] = []
+    header = f"{'submission':62} {'trees':>5} {'grade wall':>10} {'cpu':>6}"
+    print(f"{header} {'steady':>7} {'cpu':>6} {'ratio':>6} {'cold':>7} {'ratio':>6}  found")
+    wholes: list[tuple[str, float, float]] = []
     for slug, path in SUBMISSIONS:
         exercise = catalog.get(slug)
-        source = (LIBRARY / path).read_text(encoding="utf-8")
-        found = cases(exercise, DEVELOPMENT_KEY, EXERCISES, DRAW)
-        trees = {case.name: case.tree for case in found}
-        hidden = {case.name for case in found if case.hidden}
-        observed: dict[str, Observed] = {}
-        for case in found:
-            spec = entry_spec(
-                exercise.algorithm, exercise.entry_points, case.tree, exercise.options.depth_limit
-            )
-            observed[case.name] = run_local(case.tree, source, spec).observed
-
+        source = _source(path)
         grading = partial(
             grade, exercise, source, "submission.py", key=DEVELOPMENT_KEY,
-            exercises_dir=EXERCISES, draw=DRAW, diagnose=False,
+            exercises_dir=EXERCISES, diagnose=False,
         )  # fmt: skip
-        whole = partial(grading, diagnose=True)
-        diagnosis = partial(_diagnosis, observed, trees, exercise, library, hidden)
-
-        grading()  # the fork-server and the exercise's pool, once beforehand
-        result = diagnosis()
-        graded, cold, warm, whole_cold, whole_warm = [], [], [], [], []
-        for _ in range(rounds):
-            graded.append(_timed(grading))
+        grading(draw="warm-up")  # the fork-server and the exercise's pool, once beforehand
+        draws = [_prepared(exercise, source, f"bench-{index}") for index in range(rounds + 1)]
+        result = _diagnosis(*draws[0], exercise, library)  # keeps the catchers' signatures
+        graded, steady, cold, whole = [], [], [], []
+        for index in range(1, rounds + 1):
+            draw = f"bench-{index}"
+            graded.append(_timed(partial(grading, draw=draw)))
+            whole.append(_timed(partial(grading, draw=draw, diagnose=True)))
+            steady.append(_timed(partial(_diagnosis, *draws[index], exercise, library)))
+        for index in range(1, rounds + 1):
             clear_signatures()
-            cold.append(_timed(diagnosis))
-            warm.append(_timed(diagnosis))
-            clear_signatures()
-            whole_cold.append(_timed(whole))
-            whole_warm.append(_timed(whole))
-        wholes.append(
-            (slug + " " + path, statistics.median(w for w, _ in graded),
-             statistics.median(w for w, _ in whole_cold),
-             statistics.median(w for w, _ in whole_warm))
-        )  # fmt: skip
+            cold.append(_timed(partial(_diagnosis, *draws[index], exercise, library)))
         grade_wall = statistics.median(wall for wall, _ in graded)
         grade_cpu = statistics.median(cpu for _, cpu in graded)
+        steady_wall = statistics.median(wall for wall, _ in steady)
+        steady_cpu = statistics.median(cpu for _, cpu in steady)
         cold_wall = statistics.median(wall for wall, _ in cold)
-        cold_cpu = statistics.median(cpu for _, cpu in cold)
-        warm_wall = statistics.median(wall for wall, _ in warm)
+        wholes.append((slug + " " + path, grade_wall, statistics.median(w for w, _ in whole)))
         if result is None:
             what = "none (correct)"
+        elif result.composed is not None:
+            what = "two: " + " + ".join(
+                found.implementations[0]
+                for found in (result.composed.first, result.composed.second)
+            )
         else:
             first = result.misconceptions[0]
             what = f"{first.implementations[0]} {first.matched}/{first.trees}"
         print(
-            f"{slug + ' ' + path:58} {len(trees):5} {grade_wall:10.1f} {grade_cpu:6.1f} "
-            f"{cold_wall:9.1f} {cold_cpu:6.1f} {cold_wall / grade_wall:6.3f} "
-            f"{warm_wall:9.1f} {warm_wall / grade_wall:6.3f}  {what}"
+            f"{slug + ' ' + path:62} {len(draws[0][1]):5} {grade_wall:10.1f} {grade_cpu:6.1f} "
+            f"{steady_wall:7.1f} {steady_cpu:6.1f} {steady_wall / grade_wall:6.3f} "
+            f"{cold_wall:7.1f} {cold_wall / grade_wall:6.3f}  {what}"
         )
 
     print()
-    print("whole grading (grade), wall ms: without the diagnosis, with it cold and warm")
-    print(f"{'submission':58} {'without':>8} {'cold':>8} {'+%':>6} {'warm':>8} {'+%':>6}")
-    for name, without, with_cold, with_warm in wholes:
-        print(
-            f"{name:58} {without:8.1f} {with_cold:8.1f} {(with_cold / without - 1) * 100:6.1f} "
-            f"{with_warm:8.1f} {(with_warm / without - 1) * 100:6.1f}"
-        )
+    print("whole grading (grade), wall ms, steady: without the diagnosis, with it")
+    print(f"{'submission':62} {'without':>8} {'with':>8} {'+%':>6}")
+    for name, without, with_it in wholes:
+        print(f"{name:62} {without:8.1f} {with_it:8.1f} {(with_it / without - 1) * 100:6.1f}")
 
 
 if __name__ == "__main__":

@@ -52,6 +52,11 @@ class IdentityCache(Generic[V]):
                 self._total -= dropped
         return value
 
+    def __contains__(self, objects: tuple[object, ...]) -> bool:
+        """True when a value is kept for ``objects`` (a tuple, as :meth:`get` takes them)."""
+        with self._lock:
+            return tuple(map(id, objects)) in self._kept
+
     def __len__(self) -> int:
         return len(self._kept)
 

@@ -8,17 +8,19 @@ graded on is compared with the student's; they are ranked by the trees on which 
 search exactly as the student's did, then by how far they agree on the others.
 
 Running a suspect on a tree is what costs, so it is done lazily, best first: a suspect is
-run on its next tree only while it could still be shown (:func:`_could_be_shown`), and the
-smaller trees come first, since a tree on which it parts from the student's search lowers
-what it can reach. The signatures of a tree depend only on the tree, the exercise and the
-library, so they are kept (:data:`SIGNATURE_TREES_KEPT` trees): the public trees and the
-hidden pool's catchers, met by every grading, cost their runs once.
+run on its next tree only while it could still be shown (:func:`_best_first`). Exact
+matches are looked for first (a suspect is dropped at its first tree that differs), then
+two mistakes made together (:mod:`reference.diagnosis.composition`), and only then the
+nearest, among the :data:`NEAREST_AMONG` nearest on the trees met before. Trees met before
+come first, then the smaller ones. The signatures of a tree depend only on the tree, the
+exercise and the library, so they are kept (:data:`SIGNATURE_TREES_KEPT` trees): the
+public trees and the hidden pool's catchers, met by every grading, cost their runs once.
 """
 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from reference.caching import IdentityCache
@@ -38,10 +40,15 @@ SIGNATURE_TREES_KEPT = 256
 """Trees (of an exercise) whose signatures are kept: a grading's public and hidden trees
 for the exercises graded lately. A hidden tree has tens of nodes, so a tree's signatures
 (one per wrong implementation, tens of them) hold some thousands of steps."""
-SHOWN = 3
-"""Misconceptions a diagnosis names when none matches exactly (equivalent ones count as
-one). When some match on every tree, only those are named."""
-COMPARED = SHOWN
+SHOWN = 1
+"""Misconceptions a diagnosis names when none matches exactly: the nearest (with those
+equivalent to it). When some match on every tree, only those are named. Naming more than
+one costs: each named one must be run on every tree."""
+NEAREST_AMONG = 3
+"""When no known mistake matches exactly, the nearest is looked for among this many, the
+nearest on the trees met before (the public trees and the pool's catchers, whose
+signatures are kept); the others are not run on the fresh trees. With no tree met
+before, among all."""
 _EPSILON = 1e-9
 """Slack on a sum of shares (sums of the same floats in another order may differ)."""
 
@@ -163,7 +170,7 @@ def diagnose(
     them (the others are searched here). The suspects are the implementations of
     ``library`` that :meth:`Implementation.is_wrong_for` the exercise (with the correct
     ones under the other pruning rule) and ``added``. Those matching on every tree are
-    named, and only they; failing that, the :data:`SHOWN` nearest, and, if two of the
+    named, and only they; failing that, the nearest, and, if two of the
     library's mistakes made in one search (:mod:`reference.diagnosis.composition`) match
     on every tree, those two. Suspects whose
     signatures are the same on every tree are named together. Trees named in ``hidden``
@@ -174,6 +181,10 @@ def diagnose(
         return None
     on_equality = exercise.options.prune_on_equality
     given = references or {}
+    # Trees met before (the public trees, the pool's catchers) first, then the smallest: a
+    # signature run there is kept for the next grading; a fresh tree is met once.
+    seen = {name for name in names if (trees[name], exercise) in _kept}
+    order = sorted(names, key=lambda name: (name not in seen, len(trees[name])))
     # The reference first: a correct search costs no run of the library.
     kept = {name: tree_signatures(exercise, trees[name], (), given.get(name)) for name in names}
     if all(
@@ -185,7 +196,6 @@ def diagnose(
         for name in names
     ):
         return None
-    order = sorted(names, key=lambda name: len(trees[name]))
     suspects = [
         _Suspect(
             implementation.name,
@@ -218,26 +228,50 @@ def diagnose(
             for name in list(suspect.left):
                 if kept[name].known(suspect.library) is not None:
                     compare(suspect, name)
-    # Best first: the suspect that can still reach the most is compared on its next tree,
-    # until none left could be shown.
-    done: list[_Suspect] = [suspect for suspect in suspects if not suspect.left]
+    # First, exact matches only: each suspect is dropped at its first tree that differs.
+    every = len(names)
+    exact = _best_first(suspects, compare, lambda done: (every, 0.0))
+    if exact:
+        return _diagnosis(exact, names, frozenset(hidden))
+    pair = _composed(student, trees, exercise, library, names, order, frozenset(hidden))
+    # Then the nearest: among the few nearest on the trees met before (the public trees
+    # and the pool's catchers, whose signatures are kept) when there are such trees.
+    met = [name for name in order if name in seen]
+    if met:
+        for suspect in suspects:
+            for name in met:
+                if name in suspect.left:
+                    compare(suspect, name)
+        suspects.sort(key=lambda suspect: (-suspect.matched, -suspect.shares, suspect.name))
+        suspects = suspects[:NEAREST_AMONG]
+    nearest = _best_first(suspects, compare, lambda done: _threshold(done, every))
+    found = _diagnosis(nearest, names, frozenset(hidden))
+    return found if pair is None else replace(found, composed=pair)
+
+
+def _best_first(
+    suspects: list[_Suspect],
+    compare: Callable[[_Suspect, str], None],
+    threshold: Callable[[list[_Suspect]], tuple[int, float] | None],
+) -> list[_Suspect]:
+    """The suspects compared on every tree, best first: the one that can still reach the
+    most is compared on its next tree, while it can still reach ``threshold`` (of those
+    compared on every tree so far); the others are left as they are."""
+    done = [suspect for suspect in suspects if not suspect.left]
     waiting = [(_rank(suspect), index) for index, suspect in enumerate(suspects) if suspect.left]
     heapq.heapify(waiting)
     while waiting:
         _, index = heapq.heappop(waiting)
         suspect = suspects[index]
-        if not _could_be_shown(suspect, done, len(names)):
+        if not _reaches(suspect, threshold(done)):
             continue
         compare(suspect, suspect.left[0])
         if suspect.left:
             heapq.heappush(waiting, (_rank(suspect), index))
         else:
             done.append(suspect)
-    found = _diagnosis(done, names, frozenset(hidden))
-    if found.exact:
-        return found
-    pair = _composed(student, trees, exercise, library, names, frozenset(hidden))
-    return found if pair is None else replace(found, composed=pair)
+    best = threshold(done)
+    return [suspect for suspect in done if _reaches(suspect, best)]
 
 
 def _composed(
@@ -246,14 +280,16 @@ def _composed(
     exercise: Exercise,
     library: Sequence[Implementation],
     names: list[str],
+    order: list[str],
     hidden: frozenset[str],
 ) -> Composed | None:
     """Two of the library's mistakes that, made in one search, search every tree as the
-    student's did (the first such pair by name), or None. Each pair is run on the
-    smallest trees first and dropped at the first tree where it parts from the student's
-    search, so most cost one run; their signatures are not kept (there are hundreds)."""
+    student's did (the first such pair by name), or None. Each pair is compared on the
+    trees that keep its signature first, then in ``order``, and dropped at the first
+    tree where it parts from the student's search: most cost one run, or none once the
+    exercise's public and pool trees keep them."""
     on_equality = exercise.options.prune_on_equality
-    order = sorted(names, key=lambda name: len(trees[name]))
+    kept = {name: tree_signatures(exercise, trees[name]) for name in names}
     for pair in composed(tuple(library)):
         first, second = pair.parts
         if not (
@@ -262,11 +298,11 @@ def _composed(
             and second.is_wrong_for(exercise)
         ):
             continue
+        implementation = pair.implementation
+        ordered = sorted(order, key=lambda name: kept[name].known(implementation) is None)
         agreements: dict[str, Agreement] = {}
-        for name in order:
-            signature = trusted_signature(
-                run_trusted(pair.implementation.source, exercise, trees[name])
-            )
+        for name in ordered:
+            signature = library_signature(kept[name], exercise, trees[name], implementation)
             found = agreement(student[name], signature, on_equality)
             if not found.matches:
                 break
@@ -325,24 +361,23 @@ def _rank(suspect: _Suspect) -> tuple[int, float, str]:
 def _threshold(done: list[_Suspect], trees: int) -> tuple[int, float] | None:
     """The key a suspect must reach to be shown, as far as the finished ones tell: a match
     on every tree once one matches so (only exact ones are then shown), else the
-    :data:`COMPARED`-th best key (a group of equivalent suspects has one key, so the
+    :data:`SHOWN`-th best key (a group of equivalent suspects has one key, so the
     :data:`SHOWN`-th best suspect is no better than the :data:`SHOWN`-th group)."""
     keys = sorted((suspect.key() for suspect in done), reverse=True)
     if keys and keys[0][0] == trees:
         return trees, 0.0
-    return keys[COMPARED - 1] if len(keys) >= COMPARED else None
+    return keys[SHOWN - 1] if len(keys) >= SHOWN else None
 
 
-def _could_be_shown(suspect: _Suspect, done: list[_Suspect], trees: int) -> bool:
-    """False when ``suspect`` can no longer reach the threshold (nor, then, be equivalent
+def _reaches(suspect: _Suspect, threshold: tuple[int, float] | None) -> bool:
+    """False when ``suspect`` can no longer reach ``threshold`` (nor, then, be equivalent
     to a suspect shown, which would have its key)."""
-    threshold = _threshold(done, trees)
     if threshold is None:
         return True
     matched, shares = suspect.bound()
     if matched != threshold[0]:
         return matched > threshold[0]
-    return threshold[0] == trees or shares + _EPSILON >= threshold[1]
+    return threshold[1] == 0.0 or shares + _EPSILON >= threshold[1]
 
 
 def _signature(
