@@ -207,3 +207,33 @@ def test_a_search_with_one_known_mistake_is_not_told_two() -> None:
                 assert diagnosis.composed is None, impl.name
                 assert "two known mistakes" not in diagnosis.describe()
     assert exact >= 10
+
+
+def test_with_trees_met_before_the_nearest_is_the_best_of_the_nearest_there() -> None:
+    found, trees = exercise("aima-fig5.2-alphabeta"), trees_of("aima-fig5.2-alphabeta")
+    student = as_student(PRUNES_ONLY_AT_MAX, found, trees)
+    met = {name: trees[name] for name in ("fig5.2", "hidden-0")}
+    clear_signatures()
+    diagnose({name: student[name] for name in met}, met, found, library())  # met before
+    diagnosis = diagnose(student, trees, found, library())
+    assert diagnosis is not None and not diagnosis.exact
+    on_equality = found.options.prune_on_equality
+
+    def key(name: str, among: Mapping[str, Tree]) -> tuple[int, float]:
+        source = next(impl.source for impl in library() if impl.name == name)
+        agreements = [
+            agreement(
+                student[tree],
+                trusted_signature(run_trusted(source, found, among[tree])),
+                on_equality,
+            )
+            for tree in among
+        ]
+        return sum(found.matches for found in agreements), sum(found.share for found in agreements)
+
+    wrong = [impl.name for impl in library() if impl.is_wrong_for(found)]
+    ranked = sorted(wrong, key=lambda name: (tuple(-part for part in key(name, met)), name))
+    candidates = ranked[: matching.NEAREST_AMONG]
+    nearest = diagnosis.misconceptions[0].implementations[0]
+    assert nearest in candidates
+    assert key(nearest, trees) == max(key(name, trees) for name in candidates)
