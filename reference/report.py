@@ -293,7 +293,8 @@ class MisconceptionReport(_Model):
     trees_matched: int
     """Trees (public and hidden) on which it searches exactly as the student's search."""
     closeness: float
-    """The mean share of steps that agree before the first difference (1.0: every tree)."""
+    """The mean share of steps that agree before the first difference (1.0: every tree),
+    to two decimals (it counts hidden trees: a finer figure would tell more of them)."""
     evidence: list[TreeMatch]
     """The public trees, one by one."""
     hidden_trees: int

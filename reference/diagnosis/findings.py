@@ -84,7 +84,7 @@ class Misconception:
             pseudocode=told.pseudocode,
             hint=told.hint,
             trees_matched=self.matched,
-            closeness=round(self.closeness, 4),
+            closeness=round(self.closeness, 2),
             evidence=[
                 TreeMatch(
                     tree=evidence.tree,
