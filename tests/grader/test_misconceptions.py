@@ -1,11 +1,12 @@
-"""Each stored report's nearest misconception in its run's columns, and the migration that
-fills them for older runs. On SQLite and on PostgreSQL."""
+"""The class's misconceptions: each stored report's nearest misconception in its run's
+columns (and the migration that fills them for older runs), the students who show each
+one now, and who moved from it to a pass, week by week. On SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
 import secrets
 from dataclasses import replace
-from datetime import datetime
+from datetime import UTC, datetime
 
 import pytest
 from alembic import command
@@ -16,9 +17,11 @@ from sqlalchemy.orm import Session
 from grader.config import Settings
 from grader.db import Database
 from grader.migrate import alembic_config, upgrade
-from grader.models import Course, Exercise, GradingRun, User
+from grader.models import AddedImplementation, Course, Exercise, GradingRun, RunState, User
 from grader.models.submissions import SubmissionKind
+from grader.services import misconceptions
 from grader.services.exercise_store import import_library
+from grader.services.results import store_report
 from grader.services.runs import finish_run, start_run
 from grader.services.submissions import submit
 from reference.report import DiagnosisReport, MisconceptionReport, Report, RunVerdict, TreeCase
@@ -106,11 +109,44 @@ def attempt(
     return submission_id, run_id
 
 
+def preview(backend: Backend, submission_id: int, graded: Report) -> int:
+    """A regrade's preview run of ``submission_id``, graded with ``graded`` and not counted."""
+    with backend.database.session() as session:
+        first = session.scalars(
+            select(GradingRun).where(GradingRun.submission_id == submission_id)
+        ).first()
+        assert first is not None
+        run = GradingRun(
+            submission_id=submission_id,
+            exercise_version_id=first.exercise_version_id,
+            state=RunState.GRADED,
+            counted=False,
+            finished_at=datetime.now(UTC),
+        )
+        session.add(run)
+        session.flush()
+        store_report(session, run, graded, backend.settings.node_rows_limit)
+        return run.id
+
+
 def student(backend: Backend, name: str) -> User:
     return add_user(
         backend.database, f"{name.lower()}-{secrets.token_hex(4)}@example.edu", "student",
         backend.course, name,
     )  # fmt: skip
+
+
+def figures(backend: Backend) -> misconceptions.ClassMisconceptions:
+    with backend.database.session() as session:
+        return misconceptions.class_misconceptions(
+            session, exercise_of(backend, session), backend.settings.exercises_dir
+        )
+
+
+def by_name(
+    found: misconceptions.ClassMisconceptions,
+) -> dict[str, misconceptions.MisconceptionRow]:
+    return {row.description.implementation: row for row in found.rows}
 
 
 # Storing.
@@ -132,6 +168,137 @@ def test_a_stored_report_fills_its_runs_nearest_misconception(backend: Backend) 
     assert columns[exact] == (NEVER_RAISED, True)
     assert columns[nearest] == (NO_PRUNING, False)
     assert columns[passed] == columns[broken] == (None, None)
+
+
+# Now.
+
+
+def test_only_each_students_latest_counted_run_counts_now(backend: Backend) -> None:
+    ada, bob, cy = student(backend, "Ada"), student(backend, "Bob"), student(backend, "Cy")
+    attempt(backend, ada, shows(NO_PRUNING))
+    ada_latest, _ = attempt(backend, ada, shows(NEVER_RAISED))
+    bob_latest, _ = attempt(backend, bob, shows(NEVER_RAISED, exact=False))
+    attempt(backend, cy, report("passed"))
+    attempt(backend, cy, report("runtime_error"))
+    # A check counts towards nothing.
+    attempt(backend, cy, shows(NO_PRUNING), kind=SubmissionKind.CHECK)
+
+    found = figures(backend)
+
+    rows = by_name(found)
+    raised = rows[NEVER_RAISED]
+    assert [(s.name, s.submission_id, s.exact) for s in raised.now] == [
+        ("Ada", ada_latest, True),
+        ("Bob", bob_latest, False),
+    ]
+    assert (raised.exact, raised.nearest) == (1, 1)
+    assert raised.now[0].email == ada.email
+    # Ada no longer shows it, but did.
+    assert rows[NO_PRUNING].now == [] and rows[NO_PRUNING].trajectory.ever == 1
+    assert [row.description.implementation for row in found.rows] == [NEVER_RAISED, NO_PRUNING]
+    assert found.outcomes == misconceptions.Outcomes(passed=0, undiagnosed=1)
+
+
+def test_a_regrade_preview_never_counts(backend: Backend) -> None:
+    ada = student(backend, "Ada")
+    submission_id, _ = attempt(backend, ada, shows(NEVER_RAISED))
+    preview(backend, submission_id, report("passed"))
+    bob = student(backend, "Bob")
+    bob_submission, _ = attempt(backend, bob, report("passed"))
+    preview(backend, bob_submission, shows(NO_PRUNING))
+
+    found = figures(backend)
+
+    rows = by_name(found)
+    assert set(rows) == {NEVER_RAISED}
+    raised = rows[NEVER_RAISED]
+    assert [s.name for s in raised.now] == ["Ada"]
+    assert (raised.trajectory.ever, raised.trajectory.still, raised.trajectory.moved) == (1, 1, [])
+    assert found.outcomes == misconceptions.Outcomes(passed=1, undiagnosed=0)
+
+
+# Over time.
+
+
+def test_a_student_who_showed_it_then_passed_moved_and_one_who_regressed_did_not(
+    backend: Backend,
+) -> None:
+    week_47 = datetime(2026, 11, 17, 10, tzinfo=UTC)  # ISO 2026-W47
+    week_48 = datetime(2026, 11, 24, 10, tzinfo=UTC)
+    week_49 = datetime(2026, 12, 1, 10, tzinfo=UTC)
+    fixed, regressed, relapsed = (
+        student(backend, "Fix"),
+        student(backend, "Reg"),
+        student(backend, "Rel"),
+    )
+    # Showed it, then passed: moved, in the week of the pass.
+    attempt(backend, fixed, shows(NEVER_RAISED), week_47)
+    attempt(backend, fixed, shows(NEVER_RAISED), week_48)
+    passed_submission, _ = attempt(backend, fixed, report("passed"), week_49)
+    attempt(backend, fixed, report("passed"), week_49)
+    # Passed first, then showed it: not moved, still shows it.
+    attempt(backend, regressed, report("passed"), week_47)
+    attempt(backend, regressed, shows(NEVER_RAISED), week_48)
+    # Showed it, passed, showed it again: not moved, still shows it.
+    attempt(backend, relapsed, shows(NEVER_RAISED), week_47)
+    attempt(backend, relapsed, report("passed"), week_48)
+    attempt(backend, relapsed, shows(NEVER_RAISED), week_49)
+
+    with backend.database.session() as session:
+        trajectory = misconceptions.trajectories(session, exercise_of(backend, session))[
+            NEVER_RAISED
+        ]
+
+    assert (trajectory.ever, trajectory.still) == (3, 2)
+    assert [(s.name, s.submission_id, s.passed_at) for s in trajectory.moved] == [
+        ("Fix", passed_submission, week_49)
+    ]
+    assert trajectory.weeks == [
+        misconceptions.Week("2026-W47", first_shown=2, moved=0),
+        misconceptions.Week("2026-W48", first_shown=1, moved=0),
+        misconceptions.Week("2026-W49", first_shown=0, moved=1),
+    ]
+    row = by_name(figures(backend))[NEVER_RAISED]
+    assert sorted(s.name for s in row.now) == ["Reg", "Rel"]
+
+
+# Names.
+
+
+def test_names_come_from_the_library_the_exercises_added_ones_or_the_stem(
+    backend: Backend,
+) -> None:
+    with backend.database.session() as session:
+        exercise = exercise_of(backend, session)
+        session.add(
+            AddedImplementation(
+                exercise_id=exercise.id, stem="keeps_first_child", source="x = 1\n",
+                name="the first child's value kept", explanation="It never compares.",
+                pseudocode="Figure 5.3", hint="Compare.",
+            )
+        )  # fmt: skip
+    for implementation in (NEVER_RAISED, ADDED, "added/gone", "alphabeta/wrong_renamed"):
+        attempt(backend, student(backend, "S"), shows(implementation))
+
+    rows = by_name(figures(backend))
+
+    shipped = rows[NEVER_RAISED].description
+    assert (shipped.name, shipped.known, shipped.added) == (
+        "alpha never raised at MAX nodes",
+        True,
+        False,
+    )
+    assert shipped.pseudocode.startswith("Figure 5.7")
+    added = rows[ADDED].description
+    assert (added.name, added.explanation, added.added, added.known) == (
+        "the first child's value kept",
+        "It never compares.",
+        True,
+        True,
+    )
+    assert rows["added/gone"].description.name == "gone"
+    assert not rows["added/gone"].description.known
+    assert rows["alphabeta/wrong_renamed"].description.name == "wrong_renamed"
 
 
 # The migration.
