@@ -38,6 +38,7 @@ COLUMNS = (
 class GradeBookRow:
     """One student's line of the grade book (scores after the late policy)."""
 
+    user_id: int
     name: str
     email: str
     identity: str
@@ -70,6 +71,7 @@ def grade_book(session: Session, exercise: Exercise) -> list[GradeBookRow]:
         latest, best = grade.latest, grade.best
         rows.append(
             GradeBookRow(
+                user_id=row.user.id,
                 name=row.user.name,
                 email=row.user.contact_email,
                 identity="; ".join(str(identity) for identity in row.identities),

@@ -1,7 +1,8 @@
 """Storing a grading report, and reading it back.
 
-A report is stored once. Its rows are the queryable truth: the run's verdict, score and
-message on ``grading_runs``; one ``tree_results`` row per tree (its verdict, score, node
+A report is stored once. Its rows are the queryable truth: the run's verdict, score,
+message and nearest misconception (the diagnosis's first, for the class's analytics) on
+``grading_runs``; one ``tree_results`` row per tree (its verdict, score, node
 counts by verdict, first divergence); one ``node_results`` row per node (its verdict, the
 values compared, the sentence on it). What only the submission page needs, the replays and
 the printed output, is kept beside them in the run's ``details`` document
@@ -58,6 +59,7 @@ from reference.report import (
 TEXT_LIMIT = 200
 NAME_LIMIT = 200
 NODE_NAME_LIMIT = 1000
+MISCONCEPTION_LIMIT = 200
 
 
 class _Document(BaseModel):
@@ -211,10 +213,23 @@ def details_of(report: Report) -> RunDetails:
     )
 
 
+def nearest_misconception(diagnosis: DiagnosisReport | None) -> tuple[str | None, bool | None]:
+    """The library name of ``diagnosis``'s nearest misconception (its first implementation's:
+    ``family/stem`` or ``added/<stem>``) and whether it matched on every tree; (None, None)
+    without a diagnosis or a misconception in it."""
+    if diagnosis is None or not diagnosis.misconceptions:
+        return None, None
+    implementations = diagnosis.misconceptions[0].implementations
+    if not implementations:
+        return None, None
+    return implementations[0][:MISCONCEPTION_LIMIT], diagnosis.exact
+
+
 def store_report(
     session: Session, run: GradingRun, report: Report | Mapping[str, Any], node_rows_limit: int
 ) -> None:
-    """Fill ``run`` from ``report`` and insert its tree and node rows.
+    """Fill ``run`` from ``report`` (its verdict, score, message, details and nearest
+    misconception) and insert its tree and node rows.
 
     A run is stored once, when it ends (its rows are written in that same commit), so it
     has no rows yet. The report is cut to its size limit first (see the module's
@@ -225,6 +240,7 @@ def store_report(
     run.max_score = _score(model.max_score)
     run.message = model.message
     run.details = details_of(model).model_dump(mode="json", exclude_none=True)
+    run.misconception, run.misconception_exact = nearest_misconception(model.diagnosis)
     rows = _rows(model, node_rows_limit)
     if not rows:
         return

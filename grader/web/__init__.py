@@ -64,6 +64,7 @@ def create_app(
         instructor,
         integrations,
         lti,
+        misconceptions,
         ops,
         regrades,
         roster,
@@ -78,6 +79,7 @@ def create_app(
     app.register_blueprint(regrades.blueprint)
     app.register_blueprint(deadlines.blueprint)
     app.register_blueprint(analyses.blueprint)
+    app.register_blueprint(misconceptions.blueprint)
     app.register_blueprint(roster.blueprint)
     app.register_blueprint(ops.blueprint)
     app.register_blueprint(api.blueprint, url_prefix="/api/v1")

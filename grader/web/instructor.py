@@ -27,6 +27,7 @@ from grader.services import (
     authoring,
     gradebook,
     lifecycle,
+    misconceptions,
     permissions,
     regrades,
     sections,
@@ -281,6 +282,9 @@ def analytics_page(exercise_id: int) -> str:
         histogram=histogram,
         tallest=max([bucket.count for bucket in histogram] + [1]),
         divergences=analytics.common_divergences(session, exercise),
+        misconceptions=misconceptions.class_misconceptions(
+            session, exercise, settings().exercises_dir
+        ),
         form=ActionForm(),
         open_regrade=regrades.open_regrade(session, exercise.id),
     )
@@ -299,10 +303,17 @@ def _heat_marks(heat: analytics.TreeHeat) -> dict[str, NodeMark]:
 @role_required(Role.INSTRUCTOR)
 def grades_csv(exercise_id: int) -> Response:
     exercise = taught_exercise(exercise_id)
+    session = db_session()
+    # Each student's latest misconception, by the name students read.
+    latest = misconceptions.latest_names(session, exercise)
+    names = misconceptions.describe(
+        session, exercise, set(latest.values()), settings().exercises_dir
+    )
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(gradebook.COLUMNS)
-    for row in gradebook.grade_book(db_session(), exercise):
+    writer.writerow([*gradebook.COLUMNS, "misconception"])
+    for row in gradebook.grade_book(session, exercise):
+        misconception = latest.get(row.user_id)
         writer.writerow(
             [
                 _cell(row.name),
@@ -321,6 +332,7 @@ def grades_csv(exercise_id: int) -> Response:
                 _cell(row.override_comment),
                 _utc(row.extension_due),
                 _utc(row.last_submitted),
+                "" if misconception is None else _cell(names[misconception].name),
             ]
         )
     filename = f"{exercise.slug}-grades.csv"

@@ -170,6 +170,27 @@ def pg_url() -> Iterator[str]:
         admin.dispose()
 
 
+@pytest.fixture
+def fresh_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database of its own, for a migration's test: SQLite, or a schema of the test
+    PostgreSQL (parametrized indirectly with ``"sqlite"`` or ``"postgresql"``)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'fresh.db'}"
+        return
+    base: str = request.getfixturevalue("pg_url")
+    admin = create_engine(make_url(base).set(query={}))
+    schema = f"grader_move_{secrets.token_hex(4)}"
+    with admin.begin() as connection:
+        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+    url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with admin.begin() as connection:
+            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
 @dataclass(frozen=True)
 class Backend:
     """A database with the settings that name it and a course of the shipped exercises."""

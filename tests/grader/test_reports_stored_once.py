@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import secrets
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,6 @@ from typing import Any
 import pytest
 from alembic import command
 from sqlalchemy import create_engine, select, text
-from sqlalchemy.engine import make_url
 
 from grader.config import Settings
 from grader.db import Database
@@ -194,26 +192,6 @@ def test_a_reports_diagnosis_is_kept_in_its_document_and_reads_back(backend: Bac
     _, other, _ = started_run(backend)
     finished(backend, other, hostile_report())
     assert "diagnosis" not in (stored_report(backend.database, other) or {})
-
-
-@pytest.fixture
-def fresh_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """An empty database of its own (SQLite, or a schema of the test PostgreSQL)."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'moved.db'}"
-        return
-    base: str = request.getfixturevalue("pg_url")
-    admin = create_engine(make_url(base).set(query={}))
-    schema = f"grader_move_{secrets.token_hex(4)}"
-    with admin.begin() as connection:
-        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-    url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
-    try:
-        yield url.render_as_string(hide_password=False)
-    finally:
-        with admin.begin() as connection:
-            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
 
 
 @pytest.mark.parametrize("fresh_url", ["sqlite", "postgresql"], indirect=True)

@@ -1,12 +1,19 @@
 """Misconceptions: each run's nearest misconception as columns (for the class's analytics),
 and the wrong implementations instructors add to an exercise's library
 
+The runs stored before this revision get their columns from the diagnosis their ``details``
+document keeps (its first misconception's first implementation, and ``exact``), read in
+batches. This migration keeps its own copy of that step (not the service's code).
+
 Revision ID: 0009
 Revises: 0008
 Create Date: 2026-11-27 13:00:00
 """
 
 from __future__ import annotations
+
+import json
+from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
@@ -17,6 +24,17 @@ branch_labels = None
 depends_on = None
 
 NOW = sa.DateTime(timezone=True)
+BATCH = 200
+"""Runs read per round trip."""
+NAME_LIMIT = 200
+
+runs = sa.table(
+    "grading_runs",
+    sa.column("id", sa.Integer),
+    sa.column("details", sa.JSON),
+    sa.column("misconception", sa.String),
+    sa.column("misconception_exact", sa.Boolean),
+)
 
 
 def upgrade() -> None:
@@ -26,6 +44,7 @@ def upgrade() -> None:
         batch_op.create_index(
             batch_op.f("ix_grading_runs_misconception"), ["misconception"], unique=False
         )
+    _backfill(op.get_bind())
 
     op.create_table(
         "added_implementations",
@@ -72,6 +91,50 @@ def upgrade() -> None:
     op.create_index(
         op.f("ix_added_implementations_exercise_id"), "added_implementations", ["exercise_id"]
     )
+
+
+def _backfill(connection: sa.Connection) -> None:
+    """Each stored run's nearest misconception, from its document's diagnosis."""
+    last = 0
+    while True:
+        batch = connection.execute(
+            sa.select(runs.c.id, runs.c.details)
+            .where(runs.c.id > last, runs.c.details.is_not(None))
+            .order_by(runs.c.id)
+            .limit(BATCH)
+        ).all()
+        if not batch:
+            return
+        found = [
+            {"run_id": run_id, "name": name, "exact": exact}
+            for run_id, details in batch
+            for name, exact in [_nearest(details)]
+            if name is not None
+        ]
+        if found:
+            connection.execute(
+                runs.update()
+                .where(runs.c.id == sa.bindparam("run_id"))
+                .values(
+                    misconception=sa.bindparam("name"),
+                    misconception_exact=sa.bindparam("exact"),
+                ),
+                found,
+            )
+        last = batch[-1][0]
+
+
+def _nearest(details: Any) -> tuple[str | None, bool | None]:
+    """The first implementation of a document's first misconception, and ``exact``."""
+    document = json.loads(details) if isinstance(details, str) else details
+    diagnosis = document.get("diagnosis") if isinstance(document, dict) else None
+    if not isinstance(diagnosis, dict):
+        return None, None
+    misconceptions = diagnosis.get("misconceptions") or []
+    implementations = (misconceptions[0].get("implementations") or []) if misconceptions else []
+    if not implementations:
+        return None, None
+    return str(implementations[0])[:NAME_LIMIT], bool(diagnosis.get("exact"))
 
 
 def downgrade() -> None:

@@ -135,6 +135,7 @@ def test_the_grade_book_has_a_line_per_student_and_no_formulas(
         "override comment",
         "extension due (UTC)",
         "latest submission (UTC)",
+        "misconception",
     ]
     by_name = {row[0]: row for row in rows[1:]}
     assert set(by_name) == {"'=cmd()", "Ada Right", "Idle Student"}
@@ -144,8 +145,10 @@ def test_the_grade_book_has_a_line_per_student_and_no_formulas(
         *("no", "0", "0", "no", "", ""),
     ]
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", ada[15])
+    assert ada[16] == ""  # passed: no misconception
     wrong = by_name["'=cmd()"]
     assert wrong[3:5] == ["1", "failed"]
+    assert wrong[16] == "bounds kept but never used to prune"
     assert float(wrong[5]) < 100 and wrong[5] == wrong[6] == wrong[7]
     assert by_name["Idle Student"][3:] == [
         "0",
@@ -158,6 +161,7 @@ def test_the_grade_book_has_a_line_per_student_and_no_formulas(
         "0",
         "0",
         "no",
+        "",
         "",
         "",
         "",
