@@ -36,15 +36,13 @@ from grader.models import AddedImplementation, Exercise, GradingRun, RunState, S
 from grader.models.base import aware
 from grader.models.submissions import SubmissionKind
 from grader.services.analytics import latest_run_ids
+from reference.diagnosis.suspects import ADDED
 from reference.hidden import LIBRARY_FOLDER, load_library
 from reference.hidden.library import Misconception
 from reference.problems import FileProblems
 from reference.report import RunVerdict
 
 log = logging.getLogger(__name__)
-
-ADDED = "added/"
-"""The library name prefix of an implementation an instructor added to the exercise."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,17 +377,39 @@ def describe(
         }
     found = {}
     for name in implementations:
-        shown = shipped.get(name)
         if name in added:
             found[name] = added[name]
-        elif shown is not None:
-            found[name] = Description(
-                name, shown.name, shown.explanation, shown.pseudocode, shown.hint, known=True
+        elif "+" in name:  # two mistakes made together: family/first+second
+            first, second = name.split("+", 1)
+            family = first.rsplit("/", 1)[0]
+            found[name] = _both(
+                name, _shipped(shipped, first), _shipped(shipped, f"{family}/{second}")
             )
         else:
-            stem = name.rsplit("/", 1)[-1] or name
-            found[name] = Description(name, stem, added=name.startswith(ADDED))
+            found[name] = _shipped(shipped, name)
     return found
+
+
+def _shipped(shipped: Mapping[str, Misconception], name: str) -> Description:
+    """What the shipped library says of ``name``, else its stem."""
+    shown = shipped.get(name)
+    if shown is None:
+        return Description(name, name.rsplit("/", 1)[-1] or name, added=name.startswith(ADDED))
+    return Description(
+        name, shown.name, shown.explanation, shown.pseudocode, shown.hint, known=True
+    )
+
+
+def _both(name: str, first: Description, second: Description) -> Description:
+    """Two mistakes made together, described as one."""
+    return Description(
+        name,
+        f"{first.name} + {second.name}",
+        f"{first.explanation} {second.explanation}".strip(),
+        " · ".join(line for line in (first.pseudocode, second.pseudocode) if line),
+        f"{first.hint} {second.hint}".strip(),
+        known=first.known and second.known,
+    )
 
 
 # Pages.

@@ -215,8 +215,12 @@ def details_of(report: Report) -> RunDetails:
 
 def nearest_misconception(diagnosis: DiagnosisReport | None) -> tuple[str | None, bool | None]:
     """The library name of ``diagnosis``'s nearest misconception (its first implementation's:
-    ``family/stem`` or ``added/<stem>``) and whether it matched on every tree; (None, None)
+    ``family/stem`` or ``added/<stem>``; for two mistakes made together that match on every
+    tree, ``family/first+second``) and whether it matched on every tree; (None, None)
     without a diagnosis or a misconception in it."""
+    if diagnosis is not None and diagnosis.composed is not None:
+        first, second = (told.implementations[0] for told in diagnosis.composed.misconceptions)
+        return f"{first}+{second.rsplit('/', 1)[-1]}"[:MISCONCEPTION_LIMIT], True
     if diagnosis is None or not diagnosis.misconceptions:
         return None, None
     implementations = diagnosis.misconceptions[0].implementations

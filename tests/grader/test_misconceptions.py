@@ -24,7 +24,14 @@ from grader.services.exercise_store import import_library
 from grader.services.results import store_report
 from grader.services.runs import finish_run, start_run
 from grader.services.submissions import submit
-from reference.report import DiagnosisReport, MisconceptionReport, Report, RunVerdict, TreeCase
+from reference.report import (
+    ComposedReport,
+    DiagnosisReport,
+    MisconceptionReport,
+    Report,
+    RunVerdict,
+    TreeCase,
+)
 from tests.grader.conftest import Backend, SentAfterCommit, add_user
 
 SLUG = "aima-fig5.2-alphabeta"
@@ -299,6 +306,29 @@ def test_names_come_from_the_library_the_exercises_added_ones_or_the_stem(
     assert rows["added/gone"].description.name == "gone"
     assert not rows["added/gone"].description.known
     assert rows["alphabeta/wrong_renamed"].description.name == "wrong_renamed"
+
+
+def test_two_mistakes_made_together_are_one_row_named_by_both(backend: Backend) -> None:
+    found = diagnosis(NO_PRUNING, exact=False)
+    told = found.misconceptions[0]
+    found.composed = ComposedReport(
+        misconceptions=[
+            told.model_copy(update={"implementations": [NEVER_RAISED]}),
+            told.model_copy(update={"implementations": ["alphabeta/wrong_initial_value_zero"]}),
+        ],
+        trees_explained=3,
+    )
+    _, run_id = attempt(backend, student(backend, "S"), report("failed", found))
+    key = f"{NEVER_RAISED}+wrong_initial_value_zero"
+    with backend.database.session() as session:
+        run = session.get(GradingRun, run_id)
+        assert run is not None
+        assert (run.misconception, run.misconception_exact) == (key, True)
+    row = by_name(figures(backend))[key]
+    assert row.description.name == "alpha never raised at MAX nodes + v starts at 0, not −∞ / +∞"
+    assert row.description.known
+    assert "Figure 5.7, MAX-VALUE: α ← MAX(α, v) · " in row.description.pseudocode
+    assert [s.name for s in row.now] == ["S"] and row.now[0].exact
 
 
 # The migration.
