@@ -46,8 +46,10 @@ from grader.services.runs import (
     retry_run,
     start_run,
 )
+from reference.diagnosis.suspects import AddedSuspect
 from reference.exercises.model import Exercise
 from reference.report import Report, RunVerdict
+from worker.added_suspects import added_suspects
 from worker.grading import grade
 from worker.sandbox import SandboxOptions
 from worker.sandbox.importable import preload_for
@@ -121,6 +123,8 @@ def _grade_and_store(
     options = SandboxOptions(allow_unconfined=settings.sandbox_allow_unconfined)
     try:
         model = load_version(settings, slug, version)
+        # Under the exercise's own limits, whatever the lane: they run on other trees.
+        added = _added(database, version, model, options)
         if fast:
             model = _fast_lane(model, source, options)
         report = grade(
@@ -134,6 +138,7 @@ def _grade_and_store(
             # same hidden trees; another submission, or another version, gets others.
             draw=f"version-{version.content_hash}/submission-{submission_id}",
             public_only=public_only,
+            added=added,
         )
     except Exception as error:
         log.exception("run %s: internal error while grading", run_id)
@@ -144,6 +149,19 @@ def _grade_and_store(
         return _store(database, settings, run_id, delivery, report, began)
     # Out of the except clause: sending the run again may grade it here (eager tasks).
     return _retry(database, settings, run_id, delivery, what)
+
+
+def _added(
+    database: Database, version: ExerciseVersion, model: Exercise, options: SandboxOptions
+) -> list[AddedSuspect]:
+    """The wrong implementations the exercise's instructors added, as the diagnosis's
+    suspects; none when they cannot be read (a diagnosis is a help, not the grade)."""
+    try:
+        with database.session() as session:
+            return added_suspects(session, version.exercise, version, model, options)
+    except Exception:
+        log.exception("the added implementations of %s were not read", version.exercise_id)
+        return []
 
 
 _BROKERS: dict[str, Any] = {}

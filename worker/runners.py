@@ -13,11 +13,13 @@ from grader.services.analyses import analyse
 from grader.services.queue import Queue
 from grader.services.tasks import (
     ANALYSE_TASK,
+    CHECK_ADDED_TASK,
     DELIVER_TASK,
     GRADE_TASK,
     LINEITEM_TASK,
     LOCAL_RUNNERS,
 )
+from worker.added_check import check_added
 from worker.execute import execute_run
 from worker.outbound import deliver_now
 
@@ -37,6 +39,11 @@ def analyse_here(database: Database, settings: Settings, version_id: int) -> str
     return analyse(database, settings, version_id, task_id="eager")
 
 
+def check_added_here(database: Database, settings: Settings, added_id: int) -> str:
+    """Check added implementation ``added_id`` in this process, once (no later try)."""
+    return check_added(database, settings, added_id, last_try=True)
+
+
 def read_lineitem_here(database: Database, settings: Settings, launch_id: int) -> str:
     """Read launch ``launch_id``'s line item (its due date) in this process, once."""
     return read_due(database, Queue(settings, database), launch_id).summary
@@ -46,3 +53,4 @@ LOCAL_RUNNERS[GRADE_TASK] = grade_here
 LOCAL_RUNNERS[ANALYSE_TASK] = analyse_here
 LOCAL_RUNNERS[DELIVER_TASK] = deliver_here
 LOCAL_RUNNERS[LINEITEM_TASK] = read_lineitem_here
+LOCAL_RUNNERS[CHECK_ADDED_TASK] = check_added_here

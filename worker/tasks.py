@@ -24,15 +24,22 @@ from grader.services.queue import Queue
 from grader.services.runs import stuck_runs
 from grader.services.tasks import (
     ANALYSE_TASK,
+    CHECK_ADDED_TASK,
     DELIVER_TASK,
     GRADE_TASK,
     LINEITEM_TASK,
     REAP_TASK,
     SWEEP_TASK,
 )
+from worker.added_check import TryAgain, check_added
 from worker.celery_app import app
 from worker.execute import execute_run
 from worker.outbound import deliver_now
+
+CHECK_TRIES = 3
+"""Deliveries of an added implementation's check whose sandbox could not run it, before
+the check fails saying so (as a run is sent again up to ``max_run_attempts`` times)."""
+CHECK_RETRY_SECONDS = 30
 
 TRANSIENT_ERRORS = (
     OperationalError,
@@ -127,3 +134,20 @@ def analyse_version(self: Any, version_id: int) -> str:
         return analyse(
             _database(), app.conf.grader_settings, version_id, task_id=self.request.id or ""
         )
+
+
+@app.task(name=CHECK_ADDED_TASK, bind=True, base=GraderTask)
+def check_added_implementation(self: Any, added_id: int) -> str:
+    """Run an instructor's wrong implementation in the sandbox on its exercise's trees and
+    store which catch it (nothing when it is checked already); a sandbox that cannot run
+    it is tried again a little later, :data:`CHECK_TRIES` times in all."""
+    with bind(task_id=self.request.id):
+        try:
+            return check_added(
+                _database(),
+                app.conf.grader_settings,
+                added_id,
+                last_try=self.request.retries + 1 >= CHECK_TRIES,
+            )
+        except TryAgain as error:
+            raise self.retry(exc=error, countdown=CHECK_RETRY_SECONDS, max_retries=None) from error

@@ -20,16 +20,19 @@ from sqlalchemy.orm import Session
 from grader.config import Settings
 from grader.db import Database
 from grader.models.submissions import Lane
+from grader.services.added_implementations import mark_sent as mark_check_sent
 from grader.services.analyses import mark_sent as mark_analysis_sent
 from grader.services.runs import lanes, mark_sent
 from grader.services.tasks import (
     ANALYSE_TASK,
     CALLBACKS_QUEUE,
+    CHECK_ADDED_TASK,
     DELIVER_TASK,
     GRADE_TASK,
     GRADING_QUEUES,
     LINEITEM_TASK,
     MAINTENANCE_QUEUE,
+    TASK_QUEUES,
     local_runner,
     make_producer,
 )
@@ -69,6 +72,12 @@ class Queue:
         version_ids = list(version_ids)
         if version_ids:
             after_commit(session, lambda: self.send_analyses(version_ids))
+
+    def check_added_after_commit(self, session: Session, added_ids: Iterable[int]) -> None:
+        """Send the check of each added implementation once ``session`` commits its row."""
+        added_ids = list(added_ids)
+        if added_ids:
+            after_commit(session, lambda: self.send_added_checks(added_ids))
 
     def read_lineitems_after_commit(self, session: Session, launch_ids: Iterable[int]) -> None:
         """Send the task reading each launch's line item (its due date) once ``session``
@@ -118,6 +127,35 @@ class Queue:
                 break
             with self.database.session() as session:
                 mark_analysis_sent(session, version_id, task_id)
+            sent += 1
+        return sent
+
+    def send_added_checks(self, added_ids: Iterable[int]) -> int:
+        """Send each added implementation's check; the number that reached the broker (or
+        were done, when tasks are eager). One not sent waits until an instructor asks
+        again from its page."""
+        sent = 0
+        for added_id in added_ids:
+            if self.settings.eager_tasks:
+                local_runner(CHECK_ADDED_TASK)(self.database, self.settings, added_id)
+                sent += 1
+                continue
+            task_id = uuid.uuid4().hex
+            try:
+                self.celery.send_task(
+                    CHECK_ADDED_TASK,
+                    args=[added_id],
+                    task_id=task_id,
+                    queue=TASK_QUEUES[CHECK_ADDED_TASK],
+                )
+            except Exception:
+                log.exception(
+                    "broker unreachable: the check of added implementation %s is not sent",
+                    added_id,
+                )
+                break
+            with self.database.session() as session:
+                mark_check_sent(session, added_id, task_id)
             sent += 1
         return sent
 

@@ -24,6 +24,7 @@ SWEEP_TASK = "worker.tasks.sweep_deliveries"
 DELIVER_TASK = "worker.tasks.deliver"
 ANALYSE_TASK = "worker.tasks.analyse_version"
 LINEITEM_TASK = "worker.tasks.read_lineitem_due"
+CHECK_ADDED_TASK = "worker.tasks.check_added_implementation"
 
 GRADING_QUEUES = {Lane.FAST: "grading", Lane.SLOW: "grading-slow"}
 """The Celery queue of each grading lane."""
@@ -39,6 +40,10 @@ TASK_QUEUES = {
     SWEEP_TASK: MAINTENANCE_QUEUE,
     # Seconds to minutes of work (a large game's expansion) that no student waits for.
     ANALYSE_TASK: MAINTENANCE_QUEUE,
+    # An instructor's code, run in the sandbox like a student's: a grading worker's work
+    # (the maintenance worker has no sandbox), in the slow lane, beside no student's first
+    # answer.
+    CHECK_ADDED_TASK: GRADING_QUEUES[Lane.SLOW],
 }
 """Where each task goes unless told otherwise (a run goes to its lane's queue)."""
 

@@ -54,6 +54,7 @@ def create_app(
     security.install(app, settings)
 
     from grader.web import (
+        added_implementations,
         analyses,
         api,
         auth,
@@ -80,6 +81,7 @@ def create_app(
     app.register_blueprint(deadlines.blueprint)
     app.register_blueprint(analyses.blueprint)
     app.register_blueprint(misconceptions.blueprint)
+    app.register_blueprint(added_implementations.blueprint)
     app.register_blueprint(roster.blueprint)
     app.register_blueprint(ops.blueprint)
     app.register_blueprint(api.blueprint, url_prefix="/api/v1")

@@ -203,9 +203,10 @@ def exercise_page(exercise_id: int) -> str:
 def exercise_view(exercise: Exercise, **panels: object) -> str:
     """The exercise's page; ``panels`` replace the default of a section (a form with its
     errors)."""
-    from grader.web import deadlines  # its views render this page again on an error
+    from grader.web import added_implementations, deadlines  # their views render it too
 
     panels.setdefault("deadlines", deadlines.panel(exercise))
+    panels.setdefault("mistakes", added_implementations.panel(exercise))
     versions = (
         db_session()
         .scalars(
