@@ -28,6 +28,7 @@ from reference.diagnosis.compare import Agreement, agreement
 from reference.diagnosis.composition import composed
 from reference.diagnosis.findings import Composed, Diagnosis, Misconception, TreeEvidence
 from reference.diagnosis.signature import Signature, reference_signature, trusted_signature
+from reference.diagnosis.stored import tree_key
 from reference.diagnosis.suspects import AddedSuspect
 from reference.exercises.model import Exercise
 from reference.hidden.library import Implementation
@@ -222,12 +223,15 @@ def diagnose(
         )
         suspect.add(name, found, signature)
 
-    # What is known costs nothing: the kept signatures of the library's suspects.
+    # What is known costs nothing: the kept signatures of the library's suspects, the
+    # stored ones of the added suspects (run in the sandbox when they were checked).
+    keys = {name: tree_key(trees[name]) for name in names} if added else {}
     for suspect in suspects:
-        if suspect.library is not None:
-            for name in list(suspect.left):
-                if kept[name].known(suspect.library) is not None:
-                    compare(suspect, name)
+        for name in list(suspect.left):
+            if (suspect.library is not None and kept[name].known(suspect.library) is not None) or (
+                suspect.added is not None and keys[name] in suspect.added.stored
+            ):
+                compare(suspect, name)
     # First, exact matches only: each suspect is dropped at its first tree that differs.
     every = len(names)
     exact = _best_first(suspects, compare, lambda done: (every, 0.0))
