@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
 V = TypeVar("V")
@@ -65,3 +65,36 @@ class IdentityCache(Generic[V]):
         with self._lock:
             self._kept.clear()
             self._total = 0
+
+
+K = TypeVar("K", bound=Hashable)
+
+
+class KeyedCache(Generic[K, V]):
+    """Values by a key that names their content (a content hash, say), the least recently
+    used going first past ``limit`` values. Safe to share between threads; a value may be
+    made twice when two threads ask for it at once, and the first one kept wins."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._kept: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K, make: Callable[[], V]) -> V:
+        """The value kept for ``key``, or ``make()`` kept for it."""
+        with self._lock:
+            if key in self._kept:
+                self._kept.move_to_end(key)
+                return self._kept[key]
+        value = make()
+        with self._lock:
+            value = self._kept.setdefault(key, value)
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.limit:
+                self._kept.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        """Forget every value."""
+        with self._lock:
+            self._kept.clear()

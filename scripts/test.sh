@@ -14,6 +14,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/venv.sh dev
 source scripts/services.sh
+# The suite starts many Python processes (test workers, Celery workers, gunicorn): let
+# them keep the compiled modules rather than compile the project again in each.
+unset PYTHONDONTWRITEBYTECODE
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy

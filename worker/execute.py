@@ -46,6 +46,7 @@ from grader.services.runs import (
     retry_run,
     start_run,
 )
+from reference.caching import IdentityCache
 from reference.diagnosis.suspects import AddedSuspect
 from reference.exercises.model import Exercise
 from reference.report import Report, RunVerdict
@@ -183,6 +184,15 @@ def _fast_lane(model: Exercise, source: str, options: SandboxOptions) -> Exercis
     from worker.sandbox.forkserver import shared_forkserver
 
     shared_forkserver(allow_unconfined=options.allow_unconfined, preload=preload_for(source))
+    # One fast-lane exercise per exercise: what the grading keeps per exercise object (its
+    # prepared trees and hidden-tree pool, the diagnosis's signatures) is then made once.
+    return _fast_models.get(lambda: _with_fast_limits(model), model)
+
+
+_fast_models: IdentityCache[Exercise] = IdentityCache(64)
+
+
+def _with_fast_limits(model: Exercise) -> Exercise:
     limits = model.limits
     fast = replace(
         limits,

@@ -21,9 +21,10 @@ from reference.feedback import TreeFeedback, combine, judge
 from reference.feedback import Verdict as NodeVerdict
 from reference.feedback.scoring import ExerciseScore, Part, Share, tree_parts
 from reference.feedback.tree_facts import KEPT_NODES
-from reference.hidden import LIBRARY_FOLDER, load_library, reference_judge, wrong_for
+from reference.hidden import LIBRARY_FOLDER, load_library, wrong_for
 from reference.hidden.library import Implementation
-from reference.hidden.selection import Pool, build_pool, draw_hidden_trees
+from reference.hidden.pools import reference_pool
+from reference.hidden.selection import Pool, draw_hidden_trees
 from reference.observed import Call, Observed, Visit, event_line
 from reference.observed import Return as ObservedReturn
 from reference.report import (
@@ -125,7 +126,7 @@ def prepared(exercise: Exercise, key: bytes, exercises_dir: Path) -> Prepared:
         for entry in exercise.trees
     )
     library = load_library(exercises_dir / LIBRARY_FOLDER)
-    pool = build_pool(exercise, key, wrong_for(exercise, library), reference_judge(exercise))
+    pool = reference_pool(exercise, key, wrong_for(exercise, library))
     catchers = {item.index: _kept_reference(exercise, item.tree) for item in pool.catchers}
     return kept.setdefault(slot, Prepared(public, pool, catchers, tuple(library)))
 

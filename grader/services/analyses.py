@@ -33,9 +33,8 @@ from grader.config import Settings
 from grader.db import Database
 from grader.models import AnalysisState, Exercise, ExerciseVersion, VersionAnalysis, utcnow
 from grader.services.authoring import MAX_STEPS, Step, check_hidden, reference_traces
-from grader.services.exercise_store import materialize, relative_problems
+from grader.services.exercise_store import load_materialized, materialize, relative_problems
 from reference import progress
-from reference.exercises.loader import load_exercise
 from reference.exercises.model import Exercise as ExerciseModel
 from reference.problems import FileProblems, Problem
 from reference.stored_tree import StoredTree, from_json, to_json
@@ -190,9 +189,10 @@ def analyse(database: Database, settings: Settings, version_id: int, task_id: st
         exercise = session.get(Exercise, version.exercise_id)
         assert exercise is not None
         folder = materialize(settings, exercise.slug, version)
+        content = (version.content_hash, exercise.slug)
     teller = _Teller(database, version_id, task_id)
     try:
-        result = _result(settings, folder, teller)
+        result = _result(settings, folder, content, teller)
     except Exception as error:
         log.exception("the analysis of version %s failed", version_id)
         return _finish(database, version_id, task_id, None, _error_text(error))
@@ -264,8 +264,11 @@ class _Teller:
             )
 
 
-def _result(settings: Settings, folder: Path, teller: _Teller) -> dict[str, Any]:
-    """The analysis of the exercise in ``folder`` as the JSON its row stores."""
+def _result(
+    settings: Settings, folder: Path, content: tuple[str, str], teller: _Teller
+) -> dict[str, Any]:
+    """The analysis of the exercise in ``folder`` (its version's content hash and slug:
+    ``content``) as the JSON its row stores."""
     teller.stage("load", 0.0, "loading the exercise")
 
     def expanding(doing: str, made: int) -> None:
@@ -273,7 +276,7 @@ def _result(settings: Settings, folder: Path, teller: _Teller) -> dict[str, Any]
 
     with progress.listening(expanding):
         try:
-            model = load_exercise(folder)
+            model = load_materialized(*content, folder)
         except FileProblems as problems:
             found = relative_problems(problems.problems, folder)
             return {"format": RESULT_FORMAT, "problems": [_problem(p) for p in found]}

@@ -19,9 +19,11 @@ from grader.services.exercise_store import (
     check_outline,
     save_version,
 )
+from reference.caching import IdentityCache
 from reference.exercises.loader import SLUG_PATTERN
 from reference.exercises.model import Exercise as ExerciseModel
 from reference.hidden import LIBRARY_FOLDER, load_library, reference_judge, wrong_for
+from reference.hidden.pools import reference_pool
 from reference.hidden.selection import catch_table, select_hidden_trees
 from reference.problems import Problem
 from reference.search import SearchOptions
@@ -272,9 +274,24 @@ class HiddenCheck:
         return [name for name, _, caught in self.rows if not caught]
 
 
+_checked: IdentityCache[dict[tuple[bytes, str], HiddenCheck]] = IdentityCache(32)
+"""Each exercise's hidden-tree check, by key and library folder (it judges every wrong
+implementation on the drawn trees: a version's analysis, and every version of the same
+files, need it once)."""
+
+
 def check_hidden(model: ExerciseModel, exercises_dir: Path, key: bytes) -> HiddenCheck:
     """The hidden trees of ``model`` under ``key`` and what each one catches of the
     library's wrong implementations (the analysis of a version runs it in a worker)."""
+    checks = _checked.get(dict, model)
+    slot = (key, str(exercises_dir))
+    found = checks.get(slot)
+    if found is None:
+        found = checks.setdefault(slot, _check_hidden(model, exercises_dir, key))
+    return found
+
+
+def _check_hidden(model: ExerciseModel, exercises_dir: Path, key: bytes) -> HiddenCheck:
     library = load_library(exercises_dir / LIBRARY_FOLDER)
     wrong = wrong_for(model, library)
     bugs = {
@@ -283,7 +300,9 @@ def check_hidden(model: ExerciseModel, exercises_dir: Path, key: bytes) -> Hidde
         if item.name in wrong
     }
     fails = reference_judge(model)
-    selection = select_hidden_trees(model, key, wrong, fails)
+    selection = select_hidden_trees(
+        model, key, wrong, fails, pool=reference_pool(model, key, wrong)
+    )
     table = catch_table(selection.trees, wrong, fails)
     rows = tuple(
         (

@@ -10,7 +10,6 @@ import hashlib
 import json
 import shutil
 import tempfile
-from functools import lru_cache
 from pathlib import Path
 
 from sqlalchemy import select
@@ -18,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from grader.config import Settings
 from grader.models import Course, Exercise, ExerciseVersion, User
+from reference.caching import KeyedCache
 from reference.exercises.catalog import load_catalog
 from reference.exercises.loader import EXERCISE_FILE, load_exercise
 from reference.exercises.model import Exercise as ExerciseModel
@@ -122,25 +122,34 @@ def materialize(settings: Settings, slug: str, version: ExerciseVersion) -> Path
     return folder
 
 
+_loaded: KeyedCache[tuple[str, str], ExerciseModel] = KeyedCache(64)
+_outlines: KeyedCache[tuple[str, str], Outline] = KeyedCache(256)
+"""Exercises and outlines by version content and slug: the same files load to the same
+exercise whatever the course or folder, so that what the grading keeps per exercise (its
+hidden-tree pool, the diagnosis's signatures) is made once for them all."""
+
+
 def load_version(settings: Settings, slug: str, version: ExerciseVersion) -> ExerciseModel:
     """The reference engine's exercise of ``version``."""
-    return _load(str(materialize(settings, slug, version)))
+    return _loaded.get(
+        (version.content_hash, slug),
+        lambda: load_exercise(materialize(settings, slug, version)),
+    )
 
 
-@lru_cache(maxsize=64)
-def _load(folder: str) -> ExerciseModel:
-    return load_exercise(folder)
+def load_materialized(content_hash: str, slug: str, folder: Path) -> ExerciseModel:
+    """The exercise of the version whose files hash to ``content_hash``, written in
+    ``folder`` (:func:`materialize`): the same object :func:`load_version` gives."""
+    return _loaded.get((content_hash, slug), lambda: load_exercise(folder))
 
 
 def outline_version(settings: Settings, slug: str, version: ExerciseVersion) -> Outline:
     """The outline of ``version`` (its rules and tree sources; no game expanded): what
     pages show of it without its analysis (FileProblems if it no longer passes)."""
-    return _outline(str(materialize(settings, slug, version)))
-
-
-@lru_cache(maxsize=256)
-def _outline(folder: str) -> Outline:
-    return check_exercise(folder)
+    return _outlines.get(
+        (version.content_hash, slug),
+        lambda: check_exercise(materialize(settings, slug, version)),
+    )
 
 
 def save_version(
@@ -172,11 +181,14 @@ def save_version(
 
 
 def import_library(session: Session, settings: Settings, course: Course) -> list[Exercise]:
-    """Add (or update) every exercise of the library folder to ``course``, published."""
-    catalog = load_catalog(settings.exercises_dir)
+    """Add (or update) every exercise of the library folder to ``course``, published.
+
+    Each exercise gets the cheap check only (:func:`reference.exercises.outline.check_exercise`:
+    no game expanded, no tree searched): the heavy work on a version is a worker's (see
+    :mod:`grader.services.analyses`), and an import may run in a request (an LTI launch)."""
     imported = []
-    for slug in catalog.slugs():
-        model = catalog.get(slug)
+    for slug in load_catalog(settings.exercises_dir).slugs():
+        model = check_exercise(settings.exercises_dir / slug)
         exercise = session.scalar(
             select(Exercise).where(Exercise.course_id == course.id, Exercise.slug == slug)
         )

@@ -194,10 +194,13 @@ def select_hidden_trees(
     *,
     budget: int = DEFAULT_BUDGET,
     draw: str = "",
+    pool: Pool | None = None,
 ) -> Selection:
     """The hidden trees of draw ``draw`` of ``exercise`` (see :func:`build_pool` and
-    :func:`draw_hidden_trees`); a grading service keeps the pool and draws from it."""
-    pool = build_pool(exercise, key, wrong, fails, budget=budget)
+    :func:`draw_hidden_trees`); a grading service keeps the pool and draws from it (give
+    it as ``pool``: it must be the one ``build_pool`` makes of the same arguments)."""
+    if pool is None:
+        pool = build_pool(exercise, key, wrong, fails, budget=budget)
     trees = draw_hidden_trees(exercise, key, pool, draw)
     uncaught = set(wrong) - set().union(*(c.catches for c in pool.catchers if _drawn(c, trees)))
     return Selection(trees, tuple(sorted(uncaught)), pool.tried)
