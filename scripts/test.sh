@@ -2,14 +2,13 @@
 # The whole test suite: set up .venv and the servers the tests use (PostgreSQL, Redis,
 # Chromium; see scripts/services.sh), lint, type-check, run pytest.
 #
-# pytest runs in three parts, so that the suite fits in about ten minutes on two cores:
+# pytest runs three times, one run after the other, so that the suite fits in ten minutes
+# on two cores without a timing test sharing the machine:
 #   1. the engine's and the web app's tests, in two processes side by side (pytest-xdist);
-#   2. the sandbox's tests (they hold submissions to CPU and wall-clock limits of a
-#      fraction of a second), and, beside them,
+#   2. the sandbox's tests, alone: they hold submissions to CPU and wall-clock limits of a
+#      fraction of a second;
 #   3. the tests of the real services (PostgreSQL, Redis, Celery worker processes,
-#      gunicorn, Chromium), which mostly wait on their services: a third of a core on
-#      average. Part 2's report is printed once both are done.
-# Neither 2 nor 3 runs beside part 1, which takes both cores.
+#      gunicorn, Chromium), alone: they measure queues and lanes in real time.
 # Arguments (test paths, -k ...) run one plain pytest with them instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,11 +26,6 @@ fi
 # Every run runs even when one before it failed, so that one report shows every failure.
 status=0
 .venv/bin/pytest -n 2 -m "not integration" tests/reference tests/grader tests/test_*.py || status=1
-mkdir -p artifacts
-.venv/bin/pytest -m "not integration" tests/worker > artifacts/pytest-sandbox.log 2>&1 &
-sandbox=$!
+.venv/bin/pytest -m "not integration" tests/worker || status=1
 .venv/bin/pytest -m integration tests || status=1
-wait "$sandbox" || status=1
-echo "--- the sandbox's tests (run beside the services' tests)"
-cat artifacts/pytest-sandbox.log
 exit "$status"
