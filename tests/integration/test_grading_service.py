@@ -18,6 +18,7 @@ from sqlalchemy import func, select
 
 from grader.db import Database
 from grader.models import Course, GradingRun, NodeResult, RunState, Submission, TreeResult, User
+from grader.models.submissions import Lane
 from grader.services.queue import Queue
 from grader.services.submissions import submit
 from grader.services.tasks import GRADE_TASK
@@ -155,13 +156,17 @@ def test_a_worker_killed_mid_run_leaves_the_run_graded_exactly_once(
     first = workers(settings, concurrency=1)
     (run_id,) = _submit_runs(database, settings, pg_course, [SLOW])
     Queue(settings, database).send([run_id])
+    # The submission spends 0.2 s of CPU on each tree: the fast lane gives it up at once
+    # and it is graded in the slow lane, where it takes seconds. Kill it there.
     deadline = time.monotonic() + 60
     while True:
         with database.session() as session:
-            state = session.get(GradingRun, run_id).state  # type: ignore[union-attr]
-        if state == RunState.RUNNING:
+            run = session.get(GradingRun, run_id)
+            assert run is not None
+            state, lane = run.state, run.lane
+        if state == RunState.RUNNING and lane == Lane.SLOW:
             break
-        assert time.monotonic() < deadline, f"run never started (state {state})"
+        assert time.monotonic() < deadline, f"run never started in the slow lane ({state})"
         time.sleep(0.05)
     time.sleep(0.5)
     first.kill()
