@@ -100,6 +100,98 @@ def test_the_class_analytics_page_passes_axe(
     assert violations == [], json.dumps(violations, indent=1)
 
 
+TWO_MISTAKES = "tests/reference/sources/alphabeta_two_mistakes.py"
+ADDED = {
+    "stem": "min_never_prunes",
+    "name": "MIN nodes never prune",
+    "explanation": "MIN-VALUE never returns early, so it searches every reply.",
+    "pseudocode": "Figure 5.7, MIN-VALUE: if v ≤ α then return v",
+    "hint": "What should MIN-VALUE compare v with?",
+    "source": (
+        "def max_value(game, state, alpha, beta):\n"
+        "    if game.terminal_test(state):\n"
+        "        return game.utility(state, 'MAX')\n"
+        "    v = -float('inf')\n"
+        "    for action in game.actions(state):\n"
+        "        v = max(v, min_value(game, game.result(state, action), alpha, beta))\n"
+        "        if v >= beta:\n"
+        "            return v\n"
+        "        alpha = max(alpha, v)\n"
+        "    return v\n\n\n"
+        "def min_value(game, state, alpha, beta):\n"
+        "    if game.terminal_test(state):\n"
+        "        return game.utility(state, 'MAX')\n"
+        "    v = float('inf')\n"
+        "    for action in game.actions(state):\n"
+        "        v = min(v, max_value(game, game.result(state, action), alpha, beta))\n"
+        "        beta = min(beta, v)\n"
+        "    return v\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_pages_of_misconceptions_pass_axe_and_fit_the_screen(
+    app: Flask,
+    database: Database,
+    settings: Settings,
+    course: Course,
+    make_user: UserFactory,
+    width: int,
+) -> None:
+    from tests.chromium import ROOT
+    from tests.grader.conftest import csrf_token, login
+
+    student = make_user(Role.STUDENT, course)
+    paths = _graded(database, settings, course, student)
+    exercise_id = paths["exercise"].rsplit("/", 1)[1]
+    with database.session() as session:
+        exercise = session.get(Exercise, int(exercise_id))
+        assert exercise is not None
+        two = submit(
+            session, settings, student, exercise, "two.py",
+            (ROOT / TWO_MISTAKES).read_text(encoding="utf-8"),
+        )  # fmt: skip
+        run_ids, two_path = [run.id for run in two.runs], f"/submissions/{two.id}"
+    Queue(settings, database).send(run_ids)
+    teacher = make_user(Role.INSTRUCTOR, course)
+    client = app.test_client()
+    login(client, teacher)
+    added = client.post(
+        f"/teach/exercises/{exercise_id}/library/new",
+        data={"csrf_token": csrf_token(client), **ADDED},
+        content_type="multipart/form-data",
+    )
+    assert added.status_code == 302, added.get_data(as_text=True)
+    teach = f"/teach/exercises/{exercise_id}"
+    pages = {
+        "analytics": f"{teach}/analytics",
+        "misconception": f"{teach}/misconceptions/alphabeta/wrong_alpha_never_updated",
+        "exercise-mistakes": f"{teach}/",
+        "add-mistake": f"{teach}/library/new",
+        "added-mistake": added.headers["Location"],
+    }
+    problems: dict[str, object] = {}
+    with served(app) as base, chromium(width) as driver:
+        sign_in(driver, base, student.email, PASSWORD)
+        for name, path in (("wrong", paths["wrong"]), ("two-mistakes", two_path)):
+            driver.get(base + path)
+            found = (axe_violations(driver), sideways_overflow(driver))
+            screenshot(driver, f"misconception-{name}-student-{width}")
+            if found != ([], {}):
+                problems[f"student {name}"] = found
+        assert "two known mistakes" in driver.page_source
+        driver.delete_all_cookies()
+        sign_in(driver, base, teacher.email, PASSWORD)
+        for name, path in pages.items():
+            driver.get(base + path)
+            found = (axe_violations(driver), sideways_overflow(driver))
+            screenshot(driver, f"misconception-{name}-instructor-{width}")
+            if found != ([], {}):
+                problems[name] = found
+    assert problems == {}, json.dumps(problems, indent=1, default=str)
+
+
 @pytest.mark.parametrize("width", [1280, 390])
 def test_the_pages_of_running_a_course_pass_axe_and_fit_the_screen(
     app: Flask,
