@@ -88,19 +88,12 @@ def clear_signatures() -> None:
 
 
 def tree_signatures(
-    exercise: Exercise,
-    tree: Tree,
-    implementations: Sequence[Implementation] = (),
-    reference: SearchResult | None = None,
+    exercise: Exercise, tree: Tree, reference: SearchResult | None = None
 ) -> TreeSignatures:
-    """The signatures of ``tree`` for ``exercise``: the reference's (from ``reference``,
-    the reference search of the tree, when the caller holds it) and each of
-    ``implementations``' (kept, and run again only for an implementation whose source
-    changed)."""
-    kept = _kept.get(lambda: _reference(exercise, tree, reference), tree, exercise)
-    for implementation in implementations:
-        library_signature(kept, exercise, tree, implementation)
-    return kept
+    """The kept signatures of ``tree`` for ``exercise``, with the reference's (from
+    ``reference``, the reference search of the tree, when the caller holds it); the
+    library's are added by :func:`library_signature` as they are run."""
+    return _kept.get(lambda: _reference(exercise, tree, reference), tree, exercise)
 
 
 def library_signature(
@@ -187,7 +180,7 @@ def diagnose(
     seen = {name for name in names if (trees[name], exercise) in _kept}
     order = sorted(names, key=lambda name: (name not in seen, len(trees[name])))
     # The reference first: a correct search costs no run of the library.
-    kept = {name: tree_signatures(exercise, trees[name], (), given.get(name)) for name in names}
+    kept = {name: tree_signatures(exercise, trees[name], given.get(name)) for name in names}
     if all(
         agreement(
             student[name],
@@ -237,7 +230,7 @@ def diagnose(
     exact = _best_first(suspects, compare, lambda done: (every, 0.0))
     if exact:
         return _diagnosis(exact, names, frozenset(hidden))
-    pair = _composed(student, trees, exercise, library, names, order, frozenset(hidden))
+    pair = _composed(student, trees, exercise, library, kept, order, frozenset(hidden))
     # Then the nearest: among the few nearest on the trees met before (the public trees
     # and the pool's catchers, whose signatures are kept) when there are such trees.
     met = [name for name in order if name in seen]
@@ -283,7 +276,7 @@ def _composed(
     trees: Mapping[str, Tree],
     exercise: Exercise,
     library: Sequence[Implementation],
-    names: list[str],
+    kept: Mapping[str, TreeSignatures],
     order: list[str],
     hidden: frozenset[str],
 ) -> Composed | None:
@@ -293,7 +286,6 @@ def _composed(
     tree where it parts from the student's search: most cost one run, or none once the
     exercise's public and pool trees keep them."""
     on_equality = exercise.options.prune_on_equality
-    kept = {name: tree_signatures(exercise, trees[name]) for name in names}
     for pair in composed(tuple(library)):
         first, second = pair.parts
         if not (
@@ -312,6 +304,7 @@ def _composed(
                 break
             agreements[name] = found
         else:
+            names = list(kept)  # the trees in the grading's order
             return Composed(
                 _part(first, agreements, names, hidden),
                 _part(second, agreements, names, hidden),
