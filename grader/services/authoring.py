@@ -268,6 +268,8 @@ class HiddenCheck:
     trees: tuple[tuple[str, Tree], ...]
     rows: tuple[tuple[str, str, tuple[str, ...]], ...]
     """(implementation, its bug, names of the hidden trees that catch it)."""
+    cut_short: str | None = None
+    """Why the pool of catchers stopped early (a budget spent), if it did."""
 
     def uncaught(self) -> list[str]:
         """The wrong implementations no hidden tree catches."""
@@ -300,9 +302,8 @@ def _check_hidden(model: ExerciseModel, exercises_dir: Path, key: bytes) -> Hidd
         if item.name in wrong
     }
     fails = reference_judge(model)
-    selection = select_hidden_trees(
-        model, key, wrong, fails, pool=reference_pool(model, key, wrong)
-    )
+    pool = reference_pool(model, key, wrong)
+    selection = select_hidden_trees(model, key, wrong, fails, pool=pool)
     table = catch_table(selection.trees, wrong, fails)
     rows = tuple(
         (
@@ -312,7 +313,8 @@ def _check_hidden(model: ExerciseModel, exercises_dir: Path, key: bytes) -> Hidd
         )
         for name, caught in table.rows
     )
-    return HiddenCheck(tuple((tree.name, tree.tree) for tree in selection.trees), rows)
+    trees = tuple((tree.name, tree.tree) for tree in selection.trees)
+    return HiddenCheck(trees, rows, pool.cut_short)
 
 
 __all__ = [

@@ -21,6 +21,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from reference import yamldoc
+from reference.budgets import PUBLIC_NODES, policy_problems
 from reference.exercises.model import (
     ENTRY_POINTS,
     Exercise,
@@ -98,6 +99,7 @@ def read_exercise(
     options = schema.conventions.options()
     chosen = (schema.algorithm, options)
     problems += _search_problems(chosen, root, filename)
+    problems += _policy_problems(schema, root, filename)
     entries = list(enumerate(schema.trees))
     trees, tree_problems = check_trees(entries, _search(chosen), folder, root, filename)
     problems += tree_problems
@@ -117,6 +119,17 @@ def read_exercise(
         folder=folder,
     )
     return rules, trees
+
+
+def _policy_problems(schema: ExerciseSchema, root: yaml.Node, filename: str) -> list[Problem]:
+    """Why the hidden-tree policy does not fit the budgets (see :mod:`reference.budgets`),
+    each at the key to change."""
+    policy = schema.hidden_trees
+    found = []
+    for keys, message in policy_problems(policy.count, policy.max_depth, policy.max_branching):
+        node, _ = yamldoc.locate(root, ["hidden_trees", *keys])
+        found.append(_at(filename, node, f"hidden_trees: {message}"))
+    return found
 
 
 def _search(chosen: tuple[str, SearchOptions] | None) -> Algorithm | None:
@@ -155,13 +168,33 @@ def _check_trees(
     reference search is not checked."""
     trees: list[ExerciseTree] = []
     problems: list[Problem] = []
+    total = 0
     for index, entry in entries:
         entry_node, _ = yamldoc.locate(root, ["trees", index])
-        found, found_problems = check_tree(entry, entry_node, algorithm, folder, filename)
+        spent = budget_spent(total, entry_node, filename)
+        if spent is not None:
+            problems.append(spent)
+            continue
+        found, found_problems = check_tree(
+            entry, entry_node, algorithm, folder, filename, max_nodes=PUBLIC_NODES - total
+        )
         problems += found_problems
         if found is not None:
             trees.append(found)
+            total += len(found.tree)
     return trees, problems
+
+
+def budget_spent(total: int, entry_node: yaml.Node, filename: str) -> Problem | None:
+    """The problem of a tree entry that comes after ``total`` public nodes, when they
+    spend the exercise's budget of public nodes (None while some is left)."""
+    if total < PUBLIC_NODES:
+        return None
+    message = (
+        f"the public trees before this one have {total:,} nodes, the budget of "
+        f"{PUBLIC_NODES:,} public nodes in all: no node is left for this tree"
+    )
+    return _at(filename, entry_node, message)
 
 
 def check_tree(
@@ -171,14 +204,17 @@ def check_tree(
     folder: Path,
     filename: str,
     searched_nodes: int | None = None,
+    *,
+    max_nodes: int = PUBLIC_NODES,
 ) -> tuple[ExerciseTree | None, list[Problem]]:
     """The tree of one entry of exercise.yaml with its expectation, and every problem of
     it: its file or notation, a search that cannot run on it, expectations that name no
     node or that the reference search (of a tree of at most ``searched_nodes``, when
-    given) contradicts. None when the tree itself cannot be read."""
+    given) contradicts. None when the tree itself cannot be read (or has more than
+    ``max_nodes`` nodes)."""
     problems: list[Problem] = []
     try:
-        tree, source = tree_from_source(entry, folder, entry_node, filename)
+        tree, source = tree_from_source(entry, folder, entry_node, filename, max_nodes)
     except FileProblems as error:
         return None, error.problems  # no tree to hold the expectations against
     searchable = algorithm

@@ -15,7 +15,8 @@ from pathlib import Path
 import yaml
 
 from reference import games, yamldoc
-from reference.exercises.loader import _at, check_tree, read_exercise
+from reference.budgets import PUBLIC_NODES
+from reference.exercises.loader import _at, budget_spent, check_tree, read_exercise
 from reference.exercises.model import (
     Exercise,
 )
@@ -76,8 +77,13 @@ def _outline_trees(
     problem found without expanding a game: a game is only built from its options."""
     trees: list[TreeOutline] = []
     problems: list[Problem] = []
+    total = 0
     for index, entry in entries:
         entry_node, _ = yamldoc.locate(root, ["trees", index])
+        spent = budget_spent(total, entry_node, filename)
+        if spent is not None:
+            problems.append(spent)
+            continue
         if entry.game is not None:
             problems += _game_problems(entry, entry_node, filename)
             options_text = " ".join(f"{key}={value}" for key, value in entry.game.options.items())
@@ -85,11 +91,13 @@ def _outline_trees(
             trees.append(TreeOutline(entry.name, source, None))
             continue
         found, found_problems = check_tree(
-            entry, entry_node, algorithm, folder, filename, SEARCHED_NODES
-        )
+            entry, entry_node, algorithm, folder, filename, SEARCHED_NODES,
+            max_nodes=PUBLIC_NODES - total,
+        )  # fmt: skip
         problems += found_problems
         if found is not None:
             trees.append(TreeOutline(entry.name, found.source, len(found.tree)))
+            total += len(found.tree)
     return trees, problems
 
 

@@ -6,6 +6,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from reference.budgets import (
+    LIMIT_CPU_SECONDS,
+    LIMIT_MEMORY_MB,
+    LIMIT_SUBMISSION_SECONDS,
+    LIMIT_WALL_SECONDS,
+)
 from reference.search import ALGORITHMS, SearchOptions
 
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$"
@@ -71,12 +77,13 @@ class TreeSchema(_Strict):
 
 
 class LimitsSchema(_Strict):
-    """Per-tree resource limits for a student's run."""
+    """Per-tree resource limits for a student's run, within the budgets every course
+    shares (:mod:`reference.budgets`)."""
 
-    cpu_seconds: float = Field(default=2.0, gt=0, le=600)
-    wall_seconds: float = Field(default=10.0, gt=0, le=3600)
-    memory_mb: int = Field(default=256, ge=16, le=16384)
-    submission_wall_seconds: float | None = Field(default=None, gt=0, le=7200)
+    cpu_seconds: float = Field(default=2.0, gt=0, le=LIMIT_CPU_SECONDS)
+    wall_seconds: float = Field(default=10.0, gt=0, le=LIMIT_WALL_SECONDS)
+    memory_mb: int = Field(default=256, ge=16, le=LIMIT_MEMORY_MB)
+    submission_wall_seconds: float | None = Field(default=None, gt=0, le=LIMIT_SUBMISSION_SECONDS)
     """Real time for the whole submission, over all trees (default: twice wall_seconds)."""
 
 

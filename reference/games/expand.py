@@ -28,6 +28,10 @@ class _Facts(Generic[S]):
     children: tuple[S, ...]  # the resulting states, in the same order
 
 
+class TooManyNodes(ValueError):
+    """The game tree grows past the number of nodes it may have."""
+
+
 def expand(
     game: Game[S, Any],
     *,
@@ -80,7 +84,7 @@ def expand(
             names = child_names(name, len(facts.children), parent_is_root=depth == 0)
             count += len(names)
             if count > max_nodes:
-                raise ValueError(
+                raise TooManyNodes(
                     f"the game tree has more than {max_nodes:,} nodes (the limit); "
                     "set a maximum depth or raise the limit"
                 )

@@ -26,6 +26,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from reference.budgets import POOL_NODES, POOL_WORK
 from reference.exercises.model import Exercise, HiddenTreePolicy
 from reference.hidden.generate import candidate_tree, draw_seed, seeded_tree
 from reference.hidden.trusted import Judge
@@ -68,6 +69,10 @@ class Pool:
     uncaught: tuple[str, ...] = ()
     tried: int = 0
     """How many candidates were judged."""
+    work: int = 0
+    """The nodes judged: each candidate's nodes times the implementations judged on it."""
+    cut_short: str | None = None
+    """Why the walk stopped before it could end by itself (a budget spent), if it did."""
 
     def caught(self) -> frozenset[str]:
         """The wrong implementations some catcher catches."""
@@ -121,6 +126,8 @@ def build_pool(
     *,
     budget: int = DEFAULT_BUDGET,
     cover: int = POOL_COVER,
+    work: int = POOL_WORK,
+    kept: int = POOL_NODES,
 ) -> Pool:
     """The catchers of ``exercise`` under ``key``: candidates that catch some wrong
     implementation still caught fewer than ``cover`` times.
@@ -128,12 +135,16 @@ def build_pool(
     ``wrong`` maps names to sources; ``fails(source, tree)`` judges one of them on a tree.
     The walk ends once every implementation is caught ``cover`` times, once every one is
     caught and ``COVER_BUDGET`` candidates were judged, or after ``budget`` candidates; the
-    names never caught are returned in ``uncaught``.
+    names never caught are returned in ``uncaught``. It is cut short, saying so in
+    ``cut_short``, before a candidate whose judging would pass ``work`` nodes judged in
+    all, or whose keeping would pass ``kept`` catcher nodes (so the pool is the same on
+    every worker, and costs what its nodes cost whatever the policy).
     """
     sources = dict(sorted(wrong.items()))
     wanted = dict.fromkeys(sources, cover)
     catchers: list[Catcher] = []
-    index = 0
+    index = spent = held = 0
+    cut_short = None
     while index < budget:
         open_ = [name for name, left in wanted.items() if left > 0]
         if not open_:
@@ -141,14 +152,23 @@ def build_pool(
         if index >= COVER_BUDGET and all(wanted[name] < cover for name in sources):
             break
         tree = candidate_tree(exercise, key, index)
+        cost = len(tree) * len(open_)
+        if spent + cost > work:
+            cut_short = f"the pool's budget of {work:,} nodes judged was spent"
+            break
+        if held + len(tree) > kept:
+            cut_short = f"the pool's budget of {kept:,} catcher nodes was spent"
+            break
+        spent += cost
         caught = frozenset(name for name in open_ if fails(sources[name], tree))
         if caught:
             catchers.append(Catcher(index, tree, caught))
+            held += len(tree)
             for name in caught:
                 wanted[name] -= 1
         index += 1
     uncaught = tuple(name for name, left in wanted.items() if left == cover)
-    return Pool(tuple(catchers), uncaught, index)
+    return Pool(tuple(catchers), uncaught, index, spent, cut_short)
 
 
 def draw_hidden_trees(
