@@ -51,6 +51,13 @@ class Settings:
     checks_per_hour: int = 120
     """Checks of a draft on the public trees (not attempts) allowed per student and
     exercise: looser than the attempts' limits, counted apart from them."""
+    added_seconds_per_grading: float = 2.0
+    """Real time the wrong implementations a course's instructors added may take in all,
+    per grading, when the diagnosis runs them on a grading's fresh hidden trees (in the
+    slow lane only; what the budget cannot pay for is left out of the diagnosis)."""
+    added_check_seconds: float = 30.0
+    """Real time the check of one added implementation may take over all its trees (in
+    the slow lane), whatever the exercise's own limits."""
     run_timeout_seconds: int = 900
     """A run queued or running this long is re-enqueued by the reaper."""
     reaper_interval_seconds: int = 60
@@ -165,6 +172,10 @@ class Settings:
             submissions_per_hour=int(get("SUBMISSIONS_PER_HOUR", d.submissions_per_hour)),
             check_min_gap_seconds=int(get("CHECK_MIN_GAP_SECONDS", d.check_min_gap_seconds)),
             checks_per_hour=int(get("CHECKS_PER_HOUR", d.checks_per_hour)),
+            added_seconds_per_grading=float(
+                get("ADDED_SECONDS_PER_GRADING", d.added_seconds_per_grading)
+            ),
+            added_check_seconds=float(get("ADDED_CHECK_SECONDS", d.added_check_seconds)),
             run_timeout_seconds=int(get("RUN_TIMEOUT_SECONDS", d.run_timeout_seconds)),
             reaper_interval_seconds=int(get("REAPER_INTERVAL_SECONDS", d.reaper_interval_seconds)),
             max_run_attempts=int(get("MAX_RUN_ATTEMPTS", d.max_run_attempts)),

@@ -26,6 +26,7 @@ from grader.config import Settings
 from grader.db import Database
 from grader.models import AddedImplementation, AddedState, Exercise, utcnow
 from grader.services.exercise_store import load_version, materialize
+from grader.services.hidden_keys import exercise_key
 from reference.diagnosis import Signature, observed_signature
 from reference.diagnosis.stored import signature_to_json, tree_key
 from reference.exercises.model import Exercise as ExerciseModel
@@ -104,10 +105,12 @@ def check_source(
     key: bytes,
     exercises_dir: Path,
     options: SandboxOptions | None = None,
+    seconds: float | None = None,
 ) -> Checked:
     """Run ``source`` in the sandbox on ``model``'s public trees and its hidden pool's
-    catchers (under ``key``) and judge each run. Raises :class:`TryAgain` when the sandbox
-    cannot run it."""
+    catchers (under ``key``) and judge each run, in ``seconds`` of real time over all
+    trees at most (None: the exercise's own budget for a submission). Raises
+    :class:`TryAgain` when the sandbox cannot run it."""
     ready = prepared(model, key, exercises_dir)
     trees = [_Tree(case.name, False, None, case.tree, case.reference) for case in ready.public]
     trees += [
@@ -116,8 +119,15 @@ def check_source(
         for number, catcher in enumerate(ready.pool.catchers, start=1)
     ]  # fmt: skip
     runs = [(item.tree, spec_for(model, item.tree)) for item in trees]
+    limits = model.limits
+    if seconds is not None:
+        limits = replace(
+            limits,
+            wall_seconds=min(limits.wall_seconds, seconds),
+            submission_wall_seconds=min(limits.submission_budget, seconds),
+        )
     try:
-        records = run_sandboxed_trees(runs, source, filename, model.limits, options=options)
+        records = run_sandboxed_trees(runs, source, filename, limits, options=options)
     except SandboxUnavailable as error:
         raise TryAgain(f"the sandbox is unavailable on this worker: {error}") from error
     if records and records[-1].outcome.verdict is SandboxVerdict.COMPILE_ERROR:
@@ -207,6 +217,7 @@ def check_added(
             return f"{row.state} already"
         exercise = session.get(Exercise, row.exercise_id)
         assert exercise is not None
+        key = exercise_key(settings, exercise)
         version = exercise.current_version
         source, filename = row.source, f"{row.stem}.py"
         if version is None:
@@ -221,9 +232,12 @@ def check_added(
             model,
             source,
             filename,
-            key=settings.hidden_tree_key,
+            key=key,
             exercises_dir=settings.exercises_dir,
             options=options,
+            # An instructor's code runs on the lane every course shares: its check takes
+            # no more than the service allows, whatever the exercise's own limits.
+            seconds=settings.added_check_seconds,
         )
     except TryAgain as error:
         if not last_try:

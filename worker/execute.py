@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy.exc import InterfaceError, OperationalError
@@ -39,6 +39,7 @@ from grader.logs import bind
 from grader.models import ExerciseVersion
 from grader.models.submissions import Lane
 from grader.services.exercise_store import load_version, materialize
+from grader.services.hidden_keys import exercise_key
 from grader.services.queue import Queue
 from grader.services.runs import (
     finish_run,
@@ -50,7 +51,7 @@ from reference.caching import IdentityCache
 from reference.diagnosis.suspects import AddedSuspect
 from reference.exercises.model import Exercise
 from reference.report import Report, RunVerdict
-from worker.added_suspects import added_suspects
+from worker.added_suspects import AddedBudget, added_suspects
 from worker.grading import grade
 from worker.sandbox import SandboxOptions
 from worker.sandbox.importable import preload_for
@@ -72,6 +73,25 @@ LIMIT_VERDICTS = frozenset({"time_limit", "memory_limit"})
 fast-lane run with one is graded again in the slow lane."""
 
 
+@dataclass(frozen=True, slots=True)
+class Job:
+    """What grading one run needs, read from the database when the run is claimed."""
+
+    run_id: int
+    delivery: int
+    submission_id: int
+    slug: str
+    version: ExerciseVersion
+    """Detached from its session: its files are materialized before it is graded."""
+    key: bytes
+    """The exercise's hidden-tree key (its course's and its own)."""
+    source: str
+    filename: str
+    fast: bool
+    public_only: bool
+    """A check of a draft: graded on the public trees only, no hidden tree is drawn."""
+
+
 def execute_run(
     database: Database, settings: Settings, run_id: int, *, worker: str, task_id: str
 ) -> str:
@@ -84,82 +104,74 @@ def execute_run(
             log.info("run %s not graded: %s", run_id, start.reason)
             return "skipped"
         submission, version = run.submission, run.version
-        submission_id, source, filename = submission.id, submission.source, submission.filename
-        # A check of a draft is graded on the public trees only: no hidden tree is drawn.
-        public_only = submission.is_check
-        fast = run.lane == Lane.FAST
-        slug = version.exercise.slug
-        materialize(settings, slug, version)  # its files are read here, if ever
-        session.expunge(version)
-    with bind(submission_id=submission_id):
-        return _grade_and_store(
-            database,
-            settings,
-            run_id,
-            start.delivery,
-            slug,
-            version,
-            source,
-            filename,
-            submission_id,
-            fast,
-            public_only,
+        job = Job(
+            run_id=run_id,
+            delivery=start.delivery,
+            submission_id=submission.id,
+            slug=version.exercise.slug,
+            version=version,
+            key=exercise_key(settings, version.exercise),
+            source=submission.source,
+            filename=submission.filename,
+            fast=run.lane == Lane.FAST,
+            public_only=submission.is_check,
         )
+        materialize(settings, job.slug, version)  # its files are read here, if ever
+        session.expunge(version)
+    with bind(submission_id=job.submission_id):
+        return _grade_and_store(database, settings, job)
 
 
-def _grade_and_store(
-    database: Database,
-    settings: Settings,
-    run_id: int,
-    delivery: int,
-    slug: str,
-    version: ExerciseVersion,
-    source: str,
-    filename: str,
-    submission_id: int,
-    fast: bool,
-    public_only: bool = False,
-) -> str:
+def _grade_and_store(database: Database, settings: Settings, job: Job) -> str:
     began = time.perf_counter()
     options = SandboxOptions(allow_unconfined=settings.sandbox_allow_unconfined)
+    # The instructors' added implementations are paid from their course's budget, and
+    # never in the fast lane, which every course shares (see worker.added_suspects).
+    budget = AddedBudget(0.0 if job.fast else settings.added_seconds_per_grading)
     try:
-        model = load_version(settings, slug, version)
-        # Under the exercise's own limits, whatever the lane: they run on other trees.
-        added = _added(database, version, model, options)
-        if fast:
-            model = _fast_lane(model, source, options)
+        model = load_version(settings, job.slug, job.version)
+        added = _added(database, job.version, model, options, budget)
+        if job.fast:
+            model = _fast_lane(model, job.source, options)
         report = grade(
             model,
-            source,
-            filename,
-            key=settings.hidden_tree_key,
+            job.source,
+            job.filename,
+            key=job.key,
             exercises_dir=settings.exercises_dir,
             options=options,
             # A regrade of the same submission against the same exercise version gets the
             # same hidden trees; another submission, or another version, gets others.
-            draw=f"version-{version.content_hash}/submission-{submission_id}",
-            public_only=public_only,
+            draw=f"version-{job.version.content_hash}/submission-{job.submission_id}",
+            public_only=job.public_only,
             added=added,
         )
     except Exception as error:
-        log.exception("run %s: internal error while grading", run_id)
+        log.exception("run %s: internal error while grading", job.run_id)
         what = f"the grader raised {type(error).__name__}"
     else:
-        if fast and _hit_a_limit(report):
-            return _to_slow_lane(database, settings, run_id, delivery, report, began)
-        return _store(database, settings, run_id, delivery, report, began)
+        if job.fast and _hit_a_limit(report):
+            return _to_slow_lane(database, settings, job, f"{report.verdict}", began)
+        if job.fast and budget.wanted:
+            why = "its diagnosis compares it with an implementation its instructors added"
+            return _to_slow_lane(database, settings, job, why, began)
+        return _store(database, settings, job.run_id, job.delivery, report, began)
     # Out of the except clause: sending the run again may grade it here (eager tasks).
-    return _retry(database, settings, run_id, delivery, what)
+    return _retry(database, settings, job.run_id, job.delivery, what)
 
 
 def _added(
-    database: Database, version: ExerciseVersion, model: Exercise, options: SandboxOptions
+    database: Database,
+    version: ExerciseVersion,
+    model: Exercise,
+    options: SandboxOptions,
+    budget: AddedBudget,
 ) -> list[AddedSuspect]:
     """The wrong implementations the exercise's instructors added, as the diagnosis's
     suspects; none when they cannot be read (a diagnosis is a help, not the grade)."""
     try:
         with database.session() as session:
-            return added_suspects(session, version.exercise, version, model, options)
+            return added_suspects(session, version.exercise, version, model, options, budget)
     except Exception:
         log.exception("the added implementations of %s were not read", version.exercise_id)
         return []
@@ -209,23 +221,16 @@ def _hit_a_limit(report: Report) -> bool:
     return bool(verdicts & LIMIT_VERDICTS)
 
 
-def _to_slow_lane(
-    database: Database,
-    settings: Settings,
-    run_id: int,
-    delivery: int,
-    report: Report,
-    began: float,
-) -> str:
+def _to_slow_lane(database: Database, settings: Settings, job: Job, why: str, began: float) -> str:
     with database.session() as session:
-        moved = move_to_slow_lane(session, _queue(settings, database), run_id, delivery)
+        moved = move_to_slow_lane(session, _queue(settings, database), job.run_id, job.delivery)
     if not moved:
-        log.info("run %s: another delivery owns it", run_id)
+        log.info("run %s: another delivery owns it", job.run_id)
         return "discarded"
     log.info(
         "run %s: %s in the fast lane after %.0f ms; sent to the slow lane",
-        run_id,
-        report.verdict,
+        job.run_id,
+        why,
         (time.perf_counter() - began) * 1000,
     )
     return "slow lane"

@@ -34,6 +34,7 @@ from grader.db import Database
 from grader.models import AnalysisState, Exercise, ExerciseVersion, VersionAnalysis, utcnow
 from grader.services.authoring import MAX_STEPS, Step, check_hidden, reference_traces
 from grader.services.exercise_store import load_materialized, materialize, relative_problems
+from grader.services.hidden_keys import exercise_key
 from reference import progress
 from reference.exercises.model import Exercise as ExerciseModel
 from reference.problems import FileProblems, Problem
@@ -190,9 +191,10 @@ def analyse(database: Database, settings: Settings, version_id: int, task_id: st
         assert exercise is not None
         folder = materialize(settings, exercise.slug, version)
         content = (version.content_hash, exercise.slug)
+        key = exercise_key(settings, exercise)
     teller = _Teller(database, version_id, task_id)
     try:
-        result = _result(settings, folder, content, teller)
+        result = _result(settings, folder, content, key, teller)
     except Exception as error:
         log.exception("the analysis of version %s failed", version_id)
         return _finish(database, version_id, task_id, None, _error_text(error))
@@ -265,10 +267,10 @@ class _Teller:
 
 
 def _result(
-    settings: Settings, folder: Path, content: tuple[str, str], teller: _Teller
+    settings: Settings, folder: Path, content: tuple[str, str], key: bytes, teller: _Teller
 ) -> dict[str, Any]:
     """The analysis of the exercise in ``folder`` (its version's content hash and slug:
-    ``content``) as the JSON its row stores."""
+    ``content``; its hidden trees drawn under ``key``) as the JSON its row stores."""
     teller.stage("load", 0.0, "loading the exercise")
 
     def expanding(doing: str, made: int) -> None:
@@ -305,11 +307,12 @@ def _result(
     teller.stage("hidden", 0.0, "hidden-tree check")
     hidden: dict[str, Any] | None
     try:
-        check = check_hidden(model, settings.exercises_dir, settings.hidden_tree_key)
+        check = check_hidden(model, settings.exercises_dir, key)
         hidden = {
             "trees": [{"name": name, "tree": to_json(tree)} for name, tree in check.trees],
             "rows": [[name, bug, list(caught)] for name, bug, caught in check.rows],
             "error": None,
+            "cut_short": check.cut_short,
         }
     except Exception as error:
         # The traces are still worth showing; the log keeps what went wrong.
@@ -361,6 +364,8 @@ class StoredHidden:
     trees: tuple[tuple[str, StoredTree], ...]
     rows: tuple[tuple[str, str, tuple[str, ...]], ...]
     error: str | None
+    cut_short: str | None = None
+    """Why the pool of catchers stopped early (a budget spent), if it did."""
 
     def uncaught(self) -> list[str]:
         """The wrong implementations no hidden tree catches."""
@@ -415,6 +420,7 @@ def read_result(data: Mapping[str, Any]) -> AnalysisResult:
             tuple((tree["name"], from_json(tree["tree"])) for tree in hidden["trees"]),
             tuple((name, bug, tuple(caught)) for name, bug, caught in hidden["rows"]),
             hidden.get("error"),
+            hidden.get("cut_short"),
         ),
     )
 

@@ -20,6 +20,7 @@ from reference.hidden.generate import (
     draw_seed,
     exercise_seed,
     random_tree,
+    scoped_key,
     seeded_tree,
 )
 from reference.hidden.library import (
@@ -72,6 +73,7 @@ __all__ = [
     "random_tree",
     "reference_judge",
     "run_trusted",
+    "scoped_key",
     "seeded_tree",
     "select_hidden_trees",
     "shape_features",

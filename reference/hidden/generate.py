@@ -20,6 +20,8 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from reference.algorithms import ALGORITHMS
+from reference.budgets import hidden_shape
+from reference.caching import IdentityCache
 from reference.exercises.model import Exercise, HiddenTreePolicy
 from reference.naming import ROOT_NAME, action_labels, child_names
 from reference.tree import Edge, Kind, Node, Tree
@@ -38,6 +40,16 @@ EARLY_LEAF = 0.15
 
 _SEED_VERSION = b"hidden-trees/v1"
 _DRAW_VERSION = b"hidden-draw/v1"
+_SCOPE_VERSION = b"hidden-scope/v1"
+
+
+def scoped_key(key: bytes, *scope: str) -> bytes:
+    """The hidden-tree key of one scope (a course, and an exercise of it) under the
+    service's secret ``key``: HMAC-SHA256 of the scope's names. Trees drawn under two
+    scopes' keys have nothing in common, and knowing one scope's key (or its trees) tells
+    nothing of another's, nor of ``key``."""
+    message = b"\0".join((_SCOPE_VERSION, *(part.encode() for part in scope)))
+    return hmac.new(key, message, hashlib.sha256).digest()
 
 
 def exercise_seed(key: bytes, slug: str, salt: str = "") -> bytes:
@@ -66,21 +78,58 @@ def seeded_tree(exercise: Exercise, seed: bytes, index: int) -> Tree:
     rng = random.Random(hashlib.sha256(seed + index.to_bytes(8, "big")).digest())
     policy = exercise.hidden
     heights = range(policy.min_depth, policy.max_depth + 1)
-    # Heights cycle through the policy's range from a seeded start, so any run of
-    # consecutive candidates has trees of both parities (leaves under MAX and under MIN).
+    # Shapes cycle through the policy's heights and both root kinds from a seeded start,
+    # so any run of consecutive candidates has trees of both parities (leaves under MAX
+    # and under MIN) and both players to move at the root.
     offset = int.from_bytes(seed[:4], "big")
     layers = LAYERS.get(exercise.algorithm, LAYERS["minimax"])
     limit = exercise.options.depth_limit
+    width = wide_width(exercise)
     if limit is None:
-        if policy.leaves_after_moves:
-            # Only heights whose leaves hang below a move (MAX or MIN), never a chance node.
-            moved = range_after_moves(heights, layers)
-            height = moved[(offset + index) % len(moved)]
-        else:
-            height = heights[(offset + index) % len(heights)]
-        return random_tree(rng, policy, height, layers)
-    height, layers = depth_limited_shape(heights, layers, limit, offset + index)
-    return random_tree(rng, policy, height, layers, heuristics=True)
+        height, kinds = tree_shape(heights, layers, offset + index, policy.leaves_after_moves)
+        return random_tree(rng, policy, height, kinds, wide=width)
+    height, kinds = depth_limited_shape(heights, layers, limit, offset + index)
+    return random_tree(rng, policy, height, kinds, heuristics=True, wide=width, searched=limit)
+
+
+_widths: IdentityCache[int] = IdentityCache(64)
+
+
+def wide_width(exercise: Exercise) -> int:
+    """How many children the wide node of each of ``exercise``'s hidden trees has (see
+    :func:`reference.budgets.hidden_shape`)."""
+
+    def width() -> int:
+        widest = max(
+            (len(node.edges) for entry in exercise.trees for node in entry.tree), default=0
+        )
+        policy = exercise.hidden
+        shape = hidden_shape(policy.count, policy.max_depth, policy.max_branching, widest)
+        return shape.width
+
+    return _widths.get(width, exercise)
+
+
+def root_kinds(layers: tuple[Kind, ...]) -> list[tuple[Kind, ...]]:
+    """The layers from a MAX root and, where the algorithm has MIN nodes, from a MIN root."""
+    roots = [layers]
+    if Kind.MIN in layers:
+        start = layers.index(Kind.MIN)
+        roots.append(layers[start:] + layers[:start])
+    return roots
+
+
+def tree_shape(
+    heights: range, layers: tuple[Kind, ...], turn: int, leaves_after_moves: bool
+) -> tuple[int, tuple[Kind, ...]]:
+    """The height and the layers (from the root down) of candidate ``turn``: every
+    (root, height) pair in turn; with ``leaves_after_moves``, only heights whose leaves hang
+    below a move."""
+    shapes = []
+    for kinds in root_kinds(layers):
+        usable = range_after_moves(heights, kinds) if leaves_after_moves else list(heights)
+        shapes += [(height, kinds) for height in usable]
+    return shapes[turn % len(shapes)]
 
 
 def range_after_moves(heights: range, layers: tuple[Kind, ...]) -> list[int]:
@@ -106,11 +155,7 @@ def depth_limited_shape(
     """
     above = [height for height in heights if height > limit]
     usable = above if len({(height - limit) % 2 for height in above}) == 2 else list(heights)
-    roots = [layers]
-    if Kind.MIN in layers:
-        start = layers.index(Kind.MIN)
-        roots.append(layers[start:] + layers[:start])
-    shapes = [(height, kinds) for kinds in roots for height in usable]
+    shapes = [(height, kinds) for kinds in root_kinds(layers) for height in usable]
     return shapes[turn % len(shapes)]
 
 
@@ -148,27 +193,39 @@ def random_tree(
     layers: tuple[Kind, ...],
     *,
     heuristics: bool = False,
+    wide: int = 0,
+    searched: int | None = None,
 ) -> Tree:
     """A random tree of exactly ``height`` with internal kinds ``layers`` by level.
 
     Names and actions are the textbook's (A; B, C, D; B1 ...; a1 ...). One path (the
     spine) reaches the full height; other nodes may end early as leaves. The root has at
     least two children and chance nodes at least two outcomes, with exact probabilities.
+
+    With ``wide`` above ``policy.max_branching``, one node of the leftmost path, at a
+    random depth above ``searched`` (the depth limit, if any), has ``wide`` children, the
+    extra ones leaves: a search that looks at no more than ``max_branching`` moves misses
+    one. On the leftmost path the window is still (-inf, +inf), so no correct search
+    prunes there, and every child of that node is searched.
     """
     palette = _palette(rng, policy)
+    wide_depth = _wide_depth(rng, policy, height, layers, wide, searched)
     nodes: list[Node] = []
-    stack: list[tuple[str, int, bool]] = [(ROOT_NAME, 0, True)]
+    # (name, depth, on the spine, on the leftmost path, a leaf whatever its depth)
+    stack: list[tuple[str, int, bool, bool, bool]] = [(ROOT_NAME, 0, True, True, False)]
     while stack:
-        name, depth, on_spine = stack.pop()
-        early = depth > 0 and not on_spine and rng.random() < EARLY_LEAF
+        name, depth, on_spine, leftmost, leaf = stack.pop()
+        held = leftmost and depth <= wide_depth
+        early = depth > 0 and not on_spine and not held and rng.random() < EARLY_LEAF
         if early and policy.leaves_after_moves:
             early = layers[(depth - 1) % len(layers)] is not Kind.CHANCE
-        if depth == height or early:
+        if depth == height or early or leaf:
             nodes.append(Node(name, Kind.LEAF, utility=rng.choice(palette)))
             continue
         kind = layers[depth % len(layers)]
         wanted = 2 if depth == 0 or kind is Kind.CHANCE else 1
-        count = _branching(rng, policy, at_least=wanted)
+        searched_children = _branching(rng, policy, at_least=wanted)
+        count = wide if leftmost and depth == wide_depth else searched_children
         names = child_names(name, count, parent_is_root=depth == 0)
         probabilities: list[Fraction | None] = [None] * count
         if kind is Kind.CHANCE:
@@ -182,7 +239,29 @@ def random_tree(
         )
         heuristic = rng.choice(palette) if heuristics else None
         nodes.append(Node(name, kind, edges, heuristic=heuristic))
-        spine = rng.randrange(count) if on_spine else -1
+        spine = rng.randrange(min(count, searched_children)) if on_spine else -1
         for position, child in enumerate(names):
-            stack.append((child, depth + 1, position == spine))
+            extra = position >= searched_children
+            stack.append((child, depth + 1, position == spine, leftmost and position == 0, extra))
     return Tree(ROOT_NAME, nodes, checked=False)
+
+
+def _wide_depth(
+    rng: random.Random,
+    policy: HiddenTreePolicy,
+    height: int,
+    layers: tuple[Kind, ...],
+    wide: int,
+    searched: int | None,
+) -> int:
+    """The depth of the wide node of a tree (-1: none). Above the depth limit, so that its
+    children are searched; where ``leaves_after_moves``, never at a chance node (its extra
+    children are leaves)."""
+    if wide <= policy.max_branching:
+        return -1
+    depths = [
+        depth
+        for depth in range(min(height, height if searched is None else searched))
+        if not policy.leaves_after_moves or layers[depth % len(layers)] is not Kind.CHANCE
+    ]
+    return rng.choice(depths) if depths else -1

@@ -27,6 +27,7 @@ from reference.hidden import (
     shape_features,
     wrong_for,
 )
+from reference.hidden.generate import wide_width
 from reference.naming import ROOT_NAME, action_labels, child_names
 from reference.tree import Kind, Tree
 
@@ -111,11 +112,18 @@ def check_names(tree: Tree) -> None:
 
 
 def root_layers(exercise: Exercise, tree: Tree) -> tuple[Kind, ...]:
-    """The exercise's layers, started from the root's kind (a depth-limited tree may have a
-    MIN root)."""
+    """The exercise's layers, started from the root's kind (a tree may have a MIN root)."""
     layers = LAYERS[exercise.algorithm]
     start = layers.index(tree.root.kind)
     return layers[start:] + layers[:start]
+
+
+def leftmost_path(tree: Tree) -> list[str]:
+    """The names of the nodes from the root down its first children."""
+    path = [tree.root.name]
+    while tree[path[-1]].edges:
+        path.append(tree[path[-1]].edges[0].child)
+    return path
 
 
 def check_shape(exercise: Exercise, tree: Tree) -> None:
@@ -123,6 +131,7 @@ def check_shape(exercise: Exercise, tree: Tree) -> None:
     assert policy.min_depth <= tree.height() <= policy.max_depth
     layers = root_layers(exercise, tree)
     depth_limited = exercise.options.depth_limit is not None
+    wide = []
     for node in tree:
         depth = tree.depth(node.name)
         if node.is_leaf:
@@ -131,7 +140,16 @@ def check_shape(exercise: Exercise, tree: Tree) -> None:
             assert node.heuristic is None
             continue
         assert node.kind is layers[depth % len(layers)]
-        assert 1 <= len(node.edges) <= policy.max_branching
+        assert 1 <= len(node.edges) <= max(policy.max_branching, wide_width(exercise))
+        if len(node.edges) > policy.max_branching:
+            wide.append(node)
+    # One wide node, on the leftmost path (never pruned), its extra children leaves.
+    assert len(wide) <= 1
+    for node in wide:
+        assert len(node.edges) == wide_width(exercise)
+        assert node.name in leftmost_path(tree)
+        extra = node.edges[policy.max_branching :]
+        assert all(tree[edge.child].is_leaf for edge in extra)
         assert (node.heuristic is not None) == depth_limited
         if node.kind is Kind.CHANCE:
             probabilities = [edge.probability for edge in node.edges]
@@ -173,7 +191,8 @@ def test_branching_covers_one_to_the_maximum() -> None:
         for node in candidate_tree(exercise, DEVELOPMENT_KEY, index)
         if not node.is_leaf
     }
-    assert counts == {1, 2, 3, 4}
+    # Up to max_branching, and the wide node's one more.
+    assert counts == {1, 2, 3, 4, 5}
 
 
 @pytest.mark.parametrize(
@@ -213,10 +232,19 @@ def test_depth_limited_candidates_vary_the_root_and_the_cut_off_parity() -> None
         assert tree.height() > limit  # every tree has states to score at the cut-off
 
 
-def test_trees_without_a_depth_limit_keep_a_max_root() -> None:
-    exercise = CATALOG.get("aima-fig5.2-minimax")
-    roots = {candidate_tree(exercise, DEVELOPMENT_KEY, index).root.kind for index in range(12)}
-    assert roots == {Kind.MAX}
+@pytest.mark.parametrize(
+    ("slug", "kinds"),
+    [
+        ("aima-fig5.2-minimax", {Kind.MAX, Kind.MIN}),
+        ("aima-fig5.2-negamax-alphabeta", {Kind.MAX, Kind.MIN}),
+        ("expectiminimax-rescaling", {Kind.MAX, Kind.MIN}),
+        ("expectimax-dice", {Kind.MAX}),
+    ],
+)
+def test_a_few_candidates_have_both_players_at_the_root(slug: str, kinds: set[Kind]) -> None:
+    exercise = CATALOG.get(slug)
+    roots = {candidate_tree(exercise, DEVELOPMENT_KEY, index).root.kind for index in range(6)}
+    assert roots == kinds
 
 
 SCORES_MIN_CUT_OFFS_FROM_MINS_SIDE = """

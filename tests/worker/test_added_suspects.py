@@ -32,7 +32,7 @@ from tests.worker.added_sources import (
 )
 from tests.worker.test_added_check import added
 from worker.added_check import check_added
-from worker.added_suspects import added_suspects
+from worker.added_suspects import AddedBudget, added_suspects
 from worker.grading import cases, grade
 
 
@@ -126,7 +126,8 @@ def _graded(settings: Settings, database: Database, course: Course, source: str)
     exercise, version = current(settings, database, course)
     model = load_version(settings, exercise.slug, version)
     with database.session() as session:
-        suspects = added_suspects(session, exercise, version, model)
+        # The slow lane's budget for the runs on fresh trees, with room to spare.
+        suspects = added_suspects(session, exercise, version, model, budget=AddedBudget(30.0))
     return grade(
         model,
         source,

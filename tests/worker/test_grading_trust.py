@@ -148,8 +148,9 @@ def replayer(exercise: Exercise, draw: str) -> str:
         )
         for case in cases(exercise, DEVELOPMENT_KEY, EXERCISES, draw)
     ]
+    # Both entry points are wrapped: a hidden tree may have MAX or MIN at its root.
     return CORRECT_ALPHABETA + (
-        f"\n\nKNOWN = {set(known)!r}\nLEAVES = []\n_search = max_value\nDEPTH = [0]\n\n"
+        f"\n\nKNOWN = {set(known)!r}\nLEAVES = []\nDEPTH = [0]\n\n"
         "class _Recorder:\n"
         "    def __init__(self, game):\n"
         "        self._game = game\n\n"
@@ -158,15 +159,19 @@ def replayer(exercise: Exercise, draw: str) -> str:
         "    def utility(self, state, player):\n"
         "        LEAVES.append(self._game.utility(state, player))\n"
         "        return LEAVES[-1]\n\n"
-        "def max_value(game, state, alpha, beta):\n"
-        "    DEPTH[0] += 1\n"
-        "    try:\n"
-        "        v = _search(_Recorder(game) if DEPTH[0] == 1 else game, state, alpha, beta)\n"
-        "    finally:\n"
-        "        DEPTH[0] -= 1\n"
-        "    if DEPTH[0] == 0 and tuple(LEAVES) not in KNOWN:\n"
-        "        return v + 1\n"
-        "    return v\n"
+        "def _replaying(search):\n"
+        "    def replayed(game, state, alpha, beta):\n"
+        "        DEPTH[0] += 1\n"
+        "        try:\n"
+        "            v = search(_Recorder(game) if DEPTH[0] == 1 else game, state, alpha, beta)\n"
+        "        finally:\n"
+        "            DEPTH[0] -= 1\n"
+        "        if DEPTH[0] == 0 and tuple(LEAVES) not in KNOWN:\n"
+        "            return v + 1\n"
+        "        return v\n"
+        "    return replayed\n\n"
+        "max_value = _replaying(max_value)\n"
+        "min_value = _replaying(min_value)\n"
     )
 
 

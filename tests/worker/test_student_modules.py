@@ -483,7 +483,9 @@ def published_decision(tree: Tree) -> str:
         return sum(p * v for p, v in zip(weights, values, strict=True)) / len(values)
 
     edges = tree.root.edges
-    return max(edges, key=lambda edge: value(edge.child)).action
+    # It takes the best move for the player to move: at a MIN root, the smallest value.
+    best = min if tree.root.kind is Kind.MIN else max
+    return best(edges, key=lambda edge: value(edge.child)).action
 
 
 def test_aima_pythons_expect_minmax_is_graded_as_written_on_every_tree() -> None:

@@ -261,7 +261,8 @@ def test_a_confirmed_regrade_of_a_changed_version_tells_the_student_their_new_gr
         (preview,) = session.scalars(select(GradingRun).where(GradingRun.regrade_id == regrade_id))
         assert preview.state == RunState.GRADED and preview.score is not None
         new_score = preview.score
-    assert new_score > old_score
+    # Another version draws other hidden trees: the grade changes, one way or the other.
+    assert new_score != old_score
     page = html.unescape(
         client.post(
             f"/teach/regrades/{regrade_id}/confirm",
