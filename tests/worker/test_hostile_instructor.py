@@ -1,0 +1,168 @@
+"""What an exercise's author could ask of the workers every course shares, and what a search
+tuned to the shapes of the public trees would get away with: a search that looks at a
+fixed number of moves fails every draw; an instructor's added implementation that sleeps
+once checked costs the grading no more than its course's budget, and nothing in the fast
+lane."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from sqlalchemy import update
+
+from grader.config import Settings
+from grader.db import Database
+from grader.models import AddedImplementation, Course, Role
+from grader.services.exercise_store import load_version
+from reference.exercises import load_catalog
+from reference.hidden import DEVELOPMENT_KEY, LIBRARY_FOLDER
+from reference.hidden.generate import wide_width
+from tests.grader.conftest import UserFactory
+from tests.worker.added_sources import MIN_NEVER_PRUNES
+from tests.worker.test_added_check import added
+from tests.worker.test_added_suspects import current
+from worker.added_check import check_added
+from worker.added_suspects import AddedBudget, added_suspects
+from worker.grading import grade
+
+EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
+CATALOG = load_catalog(EXERCISES)
+LIBRARY = EXERCISES / LIBRARY_FOLDER
+
+
+def first_moves_only(source: str, moves: int) -> str:
+    """``source`` with every ``game.actions(state)`` cut to its first ``moves`` moves."""
+    cut = source.replace("game.actions(state)", f"list(game.actions(state))[:{moves}]")
+    assert cut != source
+    return cut
+
+
+@pytest.mark.parametrize(
+    ("slug", "correct"),
+    [
+        ("aima-fig5.2-alphabeta", "alphabeta/correct_fail_soft.py"),
+        ("aima-fig5.2-minimax", "minimax/correct_plain.py"),
+        ("tictactoe-depth2-heuristic", "depth-limited/correct_countdown.py"),
+    ],
+)
+def test_a_search_that_looks_at_a_fixed_number_of_moves_fails_every_draw(
+    slug: str, correct: str
+) -> None:
+    exercise = CATALOG.get(slug)
+    source = (LIBRARY / correct).read_text(encoding="utf-8")
+    widest_public = max(len(node.edges) for entry in exercise.trees for node in entry.tree)
+    # As many moves as any public node has, and as max_branching allows: it passes every
+    # public tree, and before the wide node, most draws' hidden trees too.
+    moves = max(widest_public, exercise.hidden.max_branching)
+    assert wide_width(exercise) == moves + 1
+    for draw in ("draw-1", "draw-2", "draw-3"):
+        kept = grade(exercise, source, "mine.py", key=DEVELOPMENT_KEY, exercises_dir=EXERCISES,
+                     draw=draw, diagnose=False)  # fmt: skip
+        assert kept.score == 100, kept.message
+        cut = grade(
+            exercise,
+            first_moves_only(source, moves),
+            "mine.py",
+            key=DEVELOPMENT_KEY,
+            exercises_dir=EXERCISES,
+            draw=draw,
+            diagnose=False,
+        )
+        public = [case for case in cut.cases if not case.hidden]
+        hidden = [case for case in cut.cases if case.hidden]
+        assert all(case.verdict == "passed" for case in public)
+        # Every hidden tree has a node it does not search all of.
+        assert all(case.verdict == "failed" for case in hidden), draw
+        assert cut.score < 100 / len(cut.cases) + 1e-9
+
+
+SLEEPER = """\
+import time
+
+
+def max_value(game, state, alpha, beta):
+    time.sleep(60)
+
+
+def min_value(game, state, alpha, beta):
+    time.sleep(60)
+"""
+"""What an added implementation that searched like a known mistake while it was checked
+does afterwards, on every tree it is run on."""
+
+
+def time_bomb(database: Database, course: Course, author: object, settings: Settings) -> int:
+    """An added implementation checked as "MIN nodes never prune", then turned into the
+    sleeper (as one that knows when it is checked would behave)."""
+    added_id = added(database, course, author, MIN_NEVER_PRUNES, "time_bomb")  # type: ignore[arg-type]
+    check_added(database, settings, added_id)
+    with database.session() as session:
+        session.execute(
+            update(AddedImplementation)
+            .where(AddedImplementation.id == added_id)
+            .values(source=SLEEPER)
+        )
+    return added_id
+
+
+def test_a_time_bomb_costs_a_slow_lane_grading_its_course_s_budget_only(
+    database: Database, settings: Settings, course: Course, make_user: UserFactory
+) -> None:
+    time_bomb(database, course, make_user(Role.INSTRUCTOR, course), settings)
+    exercise, version = current(settings, database, course)
+    model = load_version(settings, exercise.slug, version)
+    budget = AddedBudget(1.0)
+    with database.session() as session:
+        suspects = added_suspects(session, exercise, version, model, budget=budget)
+    assert [suspect.name for suspect in suspects] == ["added/time_bomb"]
+
+    began = time.perf_counter()
+    report = grade(
+        model,
+        MIN_NEVER_PRUNES,
+        "student.py",
+        key=DEVELOPMENT_KEY,
+        exercises_dir=EXERCISES,
+        draw="a student's draw",
+        added=suspects,
+    )
+    took = time.perf_counter() - began
+
+    # It slept on the first fresh tree until the budget ran out; then it was left out.
+    assert 0.9 <= budget.spent < 2.0, budget.spent
+    assert budget.left_out == ["time_bomb.py"]
+    assert took < 10.0  # an exercise's own limits would give it 10 s a tree
+    diagnosis = report.diagnosis
+    assert diagnosis is not None and not diagnosis.exact
+    assert all(
+        "added/time_bomb" not in found.implementations for found in diagnosis.misconceptions
+    )
+
+
+def test_in_the_fast_lane_no_added_implementation_runs(
+    database: Database, settings: Settings, course: Course, make_user: UserFactory
+) -> None:
+    time_bomb(database, course, make_user(Role.INSTRUCTOR, course), settings)
+    exercise, version = current(settings, database, course)
+    model = load_version(settings, exercise.slug, version)
+    budget = AddedBudget(0.0)  # the fast lane's
+    with database.session() as session:
+        suspects = added_suspects(session, exercise, version, model, budget=budget)
+
+    began = time.process_time(), time.perf_counter()
+    grade(
+        model,
+        MIN_NEVER_PRUNES,
+        "student.py",
+        key=DEVELOPMENT_KEY,
+        exercises_dir=EXERCISES,
+        draw="a student's draw",
+        added=suspects,
+    )
+
+    # The diagnosis wanted it on a fresh tree: the grading is marked for the slow lane,
+    # and nothing of the sleeper ran here.
+    assert budget.wanted and budget.spent == 0.0
+    assert time.perf_counter() - began[1] < 10.0
