@@ -136,9 +136,7 @@ def test_a_time_bomb_costs_a_slow_lane_grading_its_course_s_budget_only(
     assert took < 10.0  # an exercise's own limits would give it 10 s a tree
     diagnosis = report.diagnosis
     assert diagnosis is not None and not diagnosis.exact
-    assert all(
-        "added/time_bomb" not in found.implementations for found in diagnosis.misconceptions
-    )
+    assert all("added/time_bomb" not in found.implementations for found in diagnosis.misconceptions)
 
 
 def test_in_the_fast_lane_no_added_implementation_runs(

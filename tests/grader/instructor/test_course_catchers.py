@@ -5,6 +5,9 @@ tells nothing of another's; and they see only their own."""
 
 from __future__ import annotations
 
+import html
+import re
+
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
@@ -15,7 +18,7 @@ from grader.services import authoring
 from grader.services.exercise_store import import_library, load_version
 from grader.services.hidden_keys import exercise_key
 from tests.grader.conftest import UserFactory, analysed
-from tests.grader.instructor.helpers import find_exercise, login
+from tests.grader.instructor.helpers import figure_files, find_exercise, login, post_upload
 from tests.worker.added_sources import EXERCISES, MIN_NEVER_PRUNES, SLUG
 from tests.worker.test_added_check import added
 from worker.added_check import check_added
@@ -67,7 +70,9 @@ def test_a_copy_of_an_exercise_draws_other_hidden_trees(
     assert original is not None
     files = {path.name: path.read_text() for path in (EXERCISES / SLUG).iterdir()}
     with database.session() as session:
-        copied = authoring.upload(session, session.get(Course, course.id), f"{SLUG}-copy", files, teacher)  # type: ignore[arg-type]
+        copied = authoring.upload(
+            session, session.get(Course, course.id), f"{SLUG}-copy", files, teacher
+        )  # type: ignore[arg-type]
         assert not isinstance(copied, list), copied
         copy = session.get(Exercise, copied.exercise.id)
         first = session.get(Exercise, original.id)
@@ -119,3 +124,27 @@ def test_an_instructor_sees_their_own_course_s_hidden_trees_only(
         f"/teach/exercises/{theirs.id}/library/{their_added}/status",
     ):
         assert client.get(page).status_code == 404, page
+
+
+PROBLEM_ROW = re.compile(
+    r'<td class="file">([^<]*)</td><td class="line">(\d+)</td>'
+    r'<td class="column">(\d+)</td><td class="message">([^<]*)</td>'
+)
+
+
+def test_an_upload_whose_hidden_trees_cannot_fit_the_budget_is_refused_at_its_key(
+    client: FlaskClient, database: Database, course: Course, make_user: UserFactory
+) -> None:
+    login(client, make_user(Role.INSTRUCTOR, course))
+    files = figure_files()
+    files["exercise.yaml"] += b"hidden_trees:\n  max_depth: 10\n  max_branching: 8\n"
+    line = files["exercise.yaml"].count(b"\n") - 1  # max_branching's line; max_depth's above
+
+    response = post_upload(client, course, "huge-hidden-trees", files)
+
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422, page
+    [(file, found_line, column, message)] = PROBLEM_ROW.findall(page)
+    assert (file, int(found_line), int(column)) == ("exercise.yaml", line, 14)
+    assert "budget is 10,000 per tree" in html.unescape(message)
+    assert find_exercise(database, course, "huge-hidden-trees") is None
