@@ -25,9 +25,10 @@ case is 1,365; depth 6 at branching 4 is 5,461."""
 HIDDEN_DRAW_NODES = 100_000
 """The most nodes one grading's hidden trees may have between them in the worst case
 (``count`` times a tree's): every grading draws them again."""
-POOL_WORK = 3_000_000
-"""The pool's work: the nodes of each candidate times the wrong implementations judged on
-it. The shipped exercises' pools need 50,000 to 400,000."""
+POOL_WORK = 4_000_000
+"""The pool's work: the game calls the wrong implementations judged on its candidates made
+(each trusted run stops at :data:`reference.hidden.trusted.CALLS_PER_NODE` calls a node).
+The shipped exercises' pools make 20,000 to 100,000; a million is about a second."""
 POOL_NODES = 150_000
 """The nodes of the catchers a pool keeps (with each one's reference search) in all."""
 PUBLIC_NODES = 50_000

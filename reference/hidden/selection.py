@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from reference.budgets import POOL_NODES, POOL_WORK
 from reference.exercises.model import Exercise, HiddenTreePolicy
 from reference.hidden.generate import candidate_tree, draw_seed, seeded_tree
-from reference.hidden.trusted import Judge
+from reference.hidden.trusted import Judge, ReferenceJudge
 from reference.tree import Tree
 
 DEFAULT_BUDGET = 300
@@ -70,7 +70,7 @@ class Pool:
     tried: int = 0
     """How many candidates were judged."""
     work: int = 0
-    """The nodes judged: each candidate's nodes times the implementations judged on it."""
+    """The work of judging (see :func:`build_pool`)."""
     cut_short: str | None = None
     """Why the walk stopped before it could end by itself (a budget spent), if it did."""
 
@@ -136,9 +136,11 @@ def build_pool(
     The walk ends once every implementation is caught ``cover`` times, once every one is
     caught and ``COVER_BUDGET`` candidates were judged, or after ``budget`` candidates; the
     names never caught are returned in ``uncaught``. It is cut short, saying so in
-    ``cut_short``, before a candidate whose judging would pass ``work`` nodes judged in
-    all, or whose keeping would pass ``kept`` catcher nodes (so the pool is the same on
-    every worker, and costs what its nodes cost whatever the policy).
+    ``cut_short``, once ``work`` is spent, or before a candidate whose keeping would pass
+    ``kept`` catcher nodes. The work is counted in game calls where ``fails`` counts them
+    (a :class:`~reference.hidden.trusted.ReferenceJudge`), else in each candidate's nodes
+    times the implementations judged on it: either way the same on every worker, so every
+    worker builds the same pool.
     """
     sources = dict(sorted(wrong.items()))
     wanted = dict.fromkeys(sources, cover)
@@ -152,15 +154,21 @@ def build_pool(
         if index >= COVER_BUDGET and all(wanted[name] < cover for name in sources):
             break
         tree = candidate_tree(exercise, key, index)
-        cost = len(tree) * len(open_)
-        if spent + cost > work:
-            cut_short = f"the pool's budget of {work:,} nodes judged was spent"
-            break
         if held + len(tree) > kept:
             cut_short = f"the pool's budget of {kept:,} catcher nodes was spent"
             break
-        spent += cost
-        caught = frozenset(name for name in open_ if fails(sources[name], tree))
+        found: set[str] = set()
+        for name in open_:
+            if spent >= work:
+                cut_short = f"the pool's budget of {work:,} game calls judged was spent"
+                break
+            before = fails.calls if isinstance(fails, ReferenceJudge) else 0
+            if fails(sources[name], tree):
+                found.add(name)
+            spent += fails.calls - before if isinstance(fails, ReferenceJudge) else len(tree)
+        if cut_short is not None:
+            break
+        caught = frozenset(found)
         if caught:
             catchers.append(Catcher(index, tree, caught))
             held += len(tree)

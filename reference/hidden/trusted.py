@@ -34,6 +34,15 @@ from reference.tree import Kind, Node, Number, Tree
 Judge = Callable[[str, Tree], bool]
 """``fails(implementation_source, tree)``: True when the implementation is caught on ``tree``."""
 
+CALLS_PER_NODE = 128
+"""The most game calls a trusted run may make per node of its tree (a correct search makes
+four or five): a wrong implementation that searches a child twice costs twice as much per
+level, and on a deep tree would run for minutes. Past it, the run stops as failed: it asked
+about some state more often than any correct search does. On trees of depth 6 or less
+(the shipped policies' are 5 at most) the library's worst makes 45 a node."""
+CALLS_FLOOR = 1_000
+"""Game calls every trusted run may make whatever its tree's size."""
+
 JUDGED_TREES_KEPT = 64
 """The trees whose reference search a :func:`reference_judge` keeps."""
 
@@ -77,14 +86,19 @@ class Seen(NamedTuple):
 class TreeGame:
     """An aima-python style game over a :class:`Tree` that notes what it is asked."""
 
-    def __init__(self, tree: Tree) -> None:
+    def __init__(self, tree: Tree, max_calls: int | None = None) -> None:
         self.tree = tree
         self.seen: list[Seen] = []
         self.last: str = tree.root.name
+        self.calls = 0
+        self.max_calls = max_calls
 
     def _node(self, state: object) -> Node:
         if not isinstance(state, _State) or state.name not in self.tree:
             raise TypeError("not a state of this game")
+        self.calls += 1
+        if self.max_calls is not None and self.calls > self.max_calls:
+            raise TooManyCalls(self.max_calls)
         self.last = state.name
         return self.tree[state.name]
 
@@ -129,6 +143,14 @@ class TreeGame:
         return [(edge.action, edge.probability) for edge in node.edges]
 
 
+class TooManyCalls(BaseException):
+    """A trusted run asked the game more than its tree allows. A BaseException, so that
+    an implementation's own ``except Exception`` does not swallow it."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"stopped after {limit:,} game calls: it searches states again")
+
+
 @dataclass(frozen=True, slots=True)
 class TrustedRun:
     """What a trusted implementation did on one tree."""
@@ -140,6 +162,8 @@ class TrustedRun:
     error: str | None = None
     last: str | None = None
     """The node the game was last asked about (where an error happened)."""
+    calls: int = 0
+    """How many times it asked the game anything."""
 
     def evaluated(self) -> list[str]:
         """The nodes scored by utility or evaluation, in order (repeats included)."""
@@ -182,8 +206,10 @@ def _compiled(source: str) -> CodeType:
 
 
 def run_trusted(source: str, exercise: Exercise, tree: Tree) -> TrustedRun:
-    """Run trusted ``source`` on ``tree`` the way the grader calls a student's module."""
-    game = TreeGame(tree)
+    """Run trusted ``source`` on ``tree`` the way the grader calls a student's module; a
+    run that asks the game more than :data:`CALLS_PER_NODE` times a node stops as
+    failed."""
+    game = TreeGame(tree, CALLS_PER_NODE * len(tree) + CALLS_FLOOR)
     namespace: dict[str, Any] = {"__name__": "implementation"}
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 10_000))
@@ -195,16 +221,27 @@ def run_trusted(source: str, exercise: Exercise, tree: Tree) -> TrustedRun:
             for name, function in zip(exercise.entry_points, functions, strict=True):
                 namespace[name] = _wrap(function, game.seen, exercise)
             value = _call_root(namespace, exercise, tree, game)
-            return TrustedRun(tuple(game.seen), value=_number(value), last=game.last)
+            return TrustedRun(
+                tuple(game.seen), value=_number(value), last=game.last, calls=game.calls
+            )
         found = find_decision(ALGORITHMS[exercise.algorithm], namespace.get)
         if found is None:
             return TrustedRun(tuple(game.seen), error="no entry points and no decision function")
         action = call_decision(*found, _State(tree.root.name), game, exercise.options.depth_limit)
         decision = action if isinstance(action, str) else None
-        return TrustedRun(tuple(game.seen), decision=decision, decision_style=True, last=game.last)
-    except Exception as error:  # trusted code; a wrong implementation may well raise
         return TrustedRun(
-            tuple(game.seen), error=f"{type(error).__name__}: {error}", last=game.last
+            tuple(game.seen),
+            decision=decision,
+            decision_style=True,
+            last=game.last,
+            calls=game.calls,
+        )
+    except (Exception, TooManyCalls) as error:  # trusted code; a wrong one may well raise
+        return TrustedRun(
+            tuple(game.seen),
+            error=f"{type(error).__name__}: {error}",
+            last=game.last,
+            calls=game.calls,
         )
     finally:
         sys.setrecursionlimit(old_limit)
@@ -299,16 +336,28 @@ def judge_source(source: str, exercise: Exercise, tree: Tree) -> str | None:
     return divergence(outcome, exercise.reference(tree), best_actions(exercise, tree))
 
 
-def reference_judge(exercise: Exercise) -> Judge:
-    """A ``fails(source, tree)`` judge for ``exercise`` built on :func:`run_trusted`."""
-    # Selection judges every implementation on one tree before it goes on to the next.
-    kept: IdentityCache[tuple[SearchResult, frozenset[str]]] = IdentityCache(JUDGED_TREES_KEPT)
+class ReferenceJudge:
+    """A ``fails(source, tree)`` judge for an exercise built on :func:`run_trusted`, which
+    counts the game calls its runs made (``calls``: the work a pool's budget counts)."""
 
-    def fails(source: str, tree: Tree) -> bool:
-        reference, best = kept.get(
+    def __init__(self, exercise: Exercise) -> None:
+        self.exercise = exercise
+        self.calls = 0
+        # Selection judges every implementation on one tree before it goes on to the next.
+        self._kept: IdentityCache[tuple[SearchResult, frozenset[str]]] = IdentityCache(
+            JUDGED_TREES_KEPT
+        )
+
+    def __call__(self, source: str, tree: Tree) -> bool:
+        exercise = self.exercise
+        reference, best = self._kept.get(
             lambda: (exercise.reference(tree), best_actions(exercise, tree)), tree
         )
         outcome = run_trusted(source, exercise, tree)
+        self.calls += outcome.calls
         return divergence(outcome, reference, best) is not None
 
-    return fails
+
+def reference_judge(exercise: Exercise) -> ReferenceJudge:
+    """A ``fails(source, tree)`` judge for ``exercise`` built on :func:`run_trusted`."""
+    return ReferenceJudge(exercise)

@@ -31,6 +31,7 @@ from reference.hidden import (
     wrong_for,
 )
 from reference.hidden.generate import candidate_tree
+from reference.hidden.trusted import CALLS_FLOOR, CALLS_PER_NODE, run_trusted
 from reference.problems import FileProblems, Problem
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
@@ -147,13 +148,33 @@ def test_the_pool_stops_at_its_work_budget_and_says_so() -> None:
     fails = reference_judge(exercise)
     whole = build_pool(exercise, DEVELOPMENT_KEY, wrong, fails)
     assert whole.cut_short is None and not whole.uncaught
-    small = build_pool(exercise, DEVELOPMENT_KEY, wrong, fails, work=whole.work // 4)
-    assert small.cut_short is not None and "nodes judged" in small.cut_short
-    assert small.work <= whole.work // 4
+    small = build_pool(
+        exercise, DEVELOPMENT_KEY, wrong, reference_judge(exercise), work=whole.work // 4
+    )
+    assert small.cut_short is not None and "game calls judged" in small.cut_short
+    # It stops at the first judgement past the budget.
+    assert whole.work // 4 <= small.work < whole.work // 2
     assert small.uncaught  # what it could not look for is named
     # The same budget cuts the same pool: every worker builds the same one.
-    again = build_pool(exercise, DEVELOPMENT_KEY, wrong, fails, work=whole.work // 4)
+    again = build_pool(
+        exercise, DEVELOPMENT_KEY, wrong, reference_judge(exercise), work=whole.work // 4
+    )
     assert again == small
+
+
+def test_a_trusted_run_that_searches_states_again_and_again_stops() -> None:
+    exercise = load_exercise(EXERCISES / "aima-fig5.2-minimax")
+    twice = (EXERCISES / "implementations/minimax/wrong_child_searched_twice.py").read_text()
+    policy = HiddenTreePolicy(max_branching=2)
+    deep = random_tree(random.Random(7), policy, 12, LAYERS["minimax"])
+    run = run_trusted(twice, exercise, deep)
+    limit = CALLS_PER_NODE * len(deep) + CALLS_FLOOR
+    assert run.error is not None and "TooManyCalls" in run.error
+    assert run.calls == limit + 1
+    # It is caught there: a correct search asks about each state a few times only.
+    assert reference_judge(exercise)(twice, deep)
+    correct = (EXERCISES / "implementations/minimax/correct_plain.py").read_text()
+    assert run_trusted(correct, exercise, deep).calls < 8 * len(deep)
 
 
 def test_the_pool_stops_before_its_catchers_pass_their_node_budget() -> None:
