@@ -6,8 +6,10 @@ lane."""
 
 from __future__ import annotations
 
+import importlib.util
 import time
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from sqlalchemy import update
@@ -16,6 +18,7 @@ from grader.config import Settings
 from grader.db import Database
 from grader.models import AddedImplementation, Course, Role
 from grader.services.exercise_store import load_version
+from reference.budgets import policy_problems
 from reference.exercises import load_catalog
 from reference.hidden import DEVELOPMENT_KEY, LIBRARY_FOLDER
 from reference.hidden.generate import wide_width
@@ -164,3 +167,38 @@ def test_in_the_fast_lane_no_added_implementation_runs(
     # and nothing of the sleeper ran here.
     assert budget.wanted and budget.spent == 0.0
     assert time.perf_counter() - began[1] < 10.0
+
+
+def _bench() -> ModuleType:
+    """``bench/budgets.py``, whose child process the test runs as the bench does."""
+    path = EXERCISES.parent / "bench" / "budgets.py"
+    spec = importlib.util.spec_from_file_location("bench_budgets", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    "policy",
+    [
+        {"count": 12, "max_depth": 12, "max_branching": 2},
+        {"count": 10, "max_depth": 5, "max_branching": 6},
+        {"count": 21, "max_depth": 4, "max_branching": 8},
+    ],
+    ids=["deepest", "widest-at-depth-5", "widest"],
+)
+def test_the_largest_policies_the_budgets_accept_cost_a_worker_little(
+    policy: dict[str, int],
+) -> None:
+    # A fresh process builds the pool and one draw, as a worker's first grading does; its
+    # CPU time (not the clock: the machine may be busy) and peak memory are bounded.
+    assert not policy_problems(policy["count"], policy["max_depth"], policy["max_branching"])
+    bench = _bench()
+    floor = bench.measure(None)["rss"]  # a process that only imports the worker's modules
+    facts = bench.measure(policy)
+    # Measured: 0.13 to 0.32 s and 2 to 9 MB over the floor (a shipped exercise: 0.09 s,
+    # 1 MB); without the trusted runs' call limit the deepest took 1.1 s and 54 MB.
+    assert facts["cpu"] < 1.0, facts
+    assert facts["rss"] - floor < 40, (facts, floor)
+    assert facts["cut_short"] is None or "budget" in facts["cut_short"]
