@@ -1,7 +1,8 @@
 """Accepting a student's submission: the source's checks, the rate limit, the attempt number.
 
-A submission whose run failed through our fault (``internal_error``) is not an attempt: it
-neither counts towards the limits nor takes an attempt number.
+A submission whose run failed through our fault (``internal_error``) does not count towards
+the limits; it keeps its attempt number all the same: a number is a student's attempt's own,
+never given to a second one.
 
 A check (:attr:`SubmissionKind.CHECK`) is a draft graded on the public trees only: it takes
 no attempt number (its ``attempt`` is 0), counts towards none of the attempts' limits, and
@@ -167,7 +168,7 @@ def submit(
     submission = Submission(
         user_id=user.id,
         exercise_id=exercise.id,
-        attempt=0 if kind == SubmissionKind.CHECK else current.attempts + 1,
+        attempt=0 if kind == SubmissionKind.CHECK else _next_number(session, user.id, exercise.id),
         kind=kind,
         filename=_plain_name(filename),
         source=source,
@@ -184,6 +185,19 @@ def submit(
     session.add_all([submission, run])
     session.flush()
     return submission
+
+
+def _next_number(session: Session, user_id: int, exercise_id: int) -> int:
+    """The number of the student's next attempt: one more than the last, counted or not (a
+    spoiled attempt keeps its number)."""
+    last = session.scalar(
+        select(func.max(Submission.attempt)).where(
+            Submission.user_id == user_id,
+            Submission.exercise_id == exercise_id,
+            Submission.kind == SubmissionKind.ATTEMPT,
+        )
+    )
+    return (last or 0) + 1
 
 
 def lane_for(session: Session, user_id: int) -> Lane:
