@@ -2,7 +2,7 @@
 
 A submission whose run failed through our fault (``internal_error``) does not count towards
 the limits; it keeps its attempt number all the same: a number is a student's attempt's own,
-never given to a second one.
+never given to a second one (the database's unique index ``ATTEMPT_NUMBERS`` holds to it).
 
 A check (:attr:`SubmissionKind.CHECK`) is a draft graded on the public trees only: it takes
 no attempt number (its ``attempt`` is 0), counts towards none of the attempts' limits, and
