@@ -18,6 +18,7 @@ from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
 from grader.config import Settings
+from grader.db import lock_for_update
 from grader.models import Exercise, GradingRun, RunState, Submission, User, utcnow
 from grader.models.base import aware
 from grader.models.submissions import Lane, SubmissionKind
@@ -151,8 +152,9 @@ def submit(
     committed: enqueue after commit); of ``kind``, under that kind's limits."""
     if not exercise.published or exercise.current_version_id is None:
         raise SubmissionRefused("this exercise is not open for submissions", status=404)
-    # Serialise one student's submissions so that two at once cannot both pass the limit.
-    session.execute(select(User.id).where(User.id == user.id).with_for_update())
+    # One student's submissions are made one after the other, each reading the ones before
+    # it, so that two at once cannot both pass the limits nor take the same number.
+    lock_for_update(session, User.id, user.id)
     now = now or utcnow()
     if kind == SubmissionKind.ATTEMPT:
         refused = deadline_for(session, exercise, user.id).refuses(now)
