@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, exc
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy import Engine, create_engine, event, exc, select
+from sqlalchemy.orm import InstrumentedAttribute, Session, sessionmaker
 
 from grader.config import Settings
 
@@ -48,6 +48,26 @@ class Database:
             raise
         finally:
             session.close()
+
+
+def lock_for_update(session: Session, key: InstrumentedAttribute[int], value: int) -> None:
+    """Hold the row whose ``key`` is ``value`` until the session's transaction ends: another
+    transaction that asks for it waits, then reads what this one committed.
+
+    PostgreSQL locks the row (``SELECT ... FOR UPDATE``). SQLite has no row locks
+    (SQLAlchemy leaves ``FOR UPDATE`` out) but one writer at a time: the transaction takes
+    the database's write lock now, as ``BEGIN IMMEDIATE`` does, rather than at its first
+    write, after reads that another writer may have made stale meanwhile.
+    """
+    connection = session.connection()
+    if connection.dialect.name != "sqlite":
+        session.execute(select(key).where(key == value).with_for_update())
+        return
+    driver = connection.connection.driver_connection
+    # Python's sqlite3 opens a transaction only before a write: one already open has written,
+    # so it holds the write lock already.
+    if driver is not None and not driver.in_transaction:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def _check_if_idle(connection: Any, record: Any, _proxy: object) -> None:

@@ -373,12 +373,14 @@ def _source(text: str, settings: Settings) -> str:
 
 
 def _refusal(error: SubmissionRefused, now: datetime | None) -> Problem:
+    wait = 1
+    if error.retry_at is not None:
+        seconds = (aware(error.retry_at) - (now or utcnow())).total_seconds()
+        wait = max(1, math.ceil(seconds))
     if error.status == 429:
-        wait = 1
-        if error.retry_at is not None:
-            seconds = (aware(error.retry_at) - (now or utcnow())).total_seconds()
-            wait = max(1, math.ceil(seconds))
         return Problem("too-many-submissions", error.message, headers={"Retry-After": str(wait)})
+    if error.status == 503:  # the student's submissions at the same moment took its numbers
+        return Problem("unavailable", error.message, headers={"Retry-After": str(wait)})
     if error.status == 404:
         return Problem("unknown-exercise", error.message)
     return Problem("invalid-body", error.message)

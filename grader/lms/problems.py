@@ -102,8 +102,9 @@ KINDS: dict[str, Kind] = {
     "unavailable": Kind(
         503,
         "Service unavailable",
-        "The grader cannot reach its database for a moment; nothing was made. Retry after "
-        "the seconds Retry-After gives, with the same webhook-id.",
+        "The grader cannot reach its database for a moment, or could not number the "
+        "submission beside others of the student's sent at the same moment; nothing was "
+        "made. Retry after the seconds Retry-After gives, with the same webhook-id.",
     ),
 }
 

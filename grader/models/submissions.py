@@ -6,7 +6,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import ForeignKey, Index, String, Text, true
+from sqlalchemy import ForeignKey, Index, String, Text, text, true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from grader.models.base import Base, utcnow
@@ -41,15 +41,32 @@ class SubmissionKind(StrEnum):
     CHECK = "check"
 
 
+ATTEMPT_NUMBERS = "uq_submissions_user_exercise_attempt"
+"""The unique index that gives each of a student's attempts on an exercise a number of its
+own (checks, all numbered 0, are left out of it)."""
+_ATTEMPTS_ONLY = text(f"kind = '{SubmissionKind.ATTEMPT.value}'")
+
+
 class Submission(Base):
     __tablename__ = "submissions"
-    __table_args__ = (Index("ix_submissions_user_exercise", "user_id", "exercise_id"),)
+    __table_args__ = (
+        Index("ix_submissions_user_exercise", "user_id", "exercise_id"),
+        Index(
+            ATTEMPT_NUMBERS,
+            "user_id",
+            "exercise_id",
+            "attempt",
+            unique=True,
+            sqlite_where=_ATTEMPTS_ONLY,
+            postgresql_where=_ATTEMPTS_ONLY,
+        ),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     exercise_id: Mapped[int] = mapped_column(ForeignKey("exercises.id", ondelete="CASCADE"))
     attempt: Mapped[int]
-    """The student's attempt number on this exercise (1, 2, ...); 0 for a check."""
+    """The student's attempt number on this exercise (1, 2, ...), its own; 0 for a check."""
     kind: Mapped[str] = mapped_column(String(10), default=SubmissionKind.ATTEMPT)
     """A :class:`SubmissionKind`."""
     filename: Mapped[str] = mapped_column(String(200))

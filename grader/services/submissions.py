@@ -1,7 +1,8 @@
 """Accepting a student's submission: the source's checks, the rate limit, the attempt number.
 
-A submission whose run failed through our fault (``internal_error``) is not an attempt: it
-neither counts towards the limits nor takes an attempt number.
+A submission whose run failed through our fault (``internal_error``) does not count towards
+the limits; it keeps its attempt number all the same: a number is a student's attempt's own,
+never given to a second one (the database's unique index ``ATTEMPT_NUMBERS`` holds to it).
 
 A check (:attr:`SubmissionKind.CHECK`) is a draft graded on the public trees only: it takes
 no attempt number (its ``attempt`` is 0), counts towards none of the attempts' limits, and
@@ -10,18 +11,29 @@ has limits of its own, looser (``Settings.checks_per_hour``, ``check_min_gap_sec
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import Select, func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from grader.config import Settings
+from grader.db import lock_for_update
 from grader.models import Exercise, GradingRun, RunState, Submission, User, utcnow
 from grader.models.base import aware
-from grader.models.submissions import Lane, SubmissionKind
+from grader.models.submissions import ATTEMPT_NUMBERS, Lane, SubmissionKind
 from grader.services.grades import deadline_for
 from reference.report import RunVerdict
+
+log = logging.getLogger(__name__)
+
+NUMBER_TRIES = 3
+"""Tries a submit makes to store an attempt under a number of its own before it asks the
+student to submit again (503)."""
+BUSY_RETRY = timedelta(seconds=2)
+"""When a submit that gave up says to try again."""
 
 
 class SubmissionRefused(Exception):
@@ -147,12 +159,59 @@ def submit(
     kind: SubmissionKind = SubmissionKind.ATTEMPT,
 ) -> Submission:
     """A new submission with its queued run, ``submission.runs[0]`` (flushed, not
-    committed: enqueue after commit); of ``kind``, under that kind's limits."""
-    if not exercise.published or exercise.current_version_id is None:
+    committed: enqueue after commit); of ``kind``, under that kind's limits.
+
+    Each try is made in a savepoint: a try whose attempt number was stored by another
+    transaction meanwhile is undone alone, and the next reads the student's attempts and
+    limits again. SubmissionRefused (503) when every try met a number taken."""
+    version_id = exercise.current_version_id
+    if not exercise.published or version_id is None:
         raise SubmissionRefused("this exercise is not open for submissions", status=404)
-    # Serialise one student's submissions so that two at once cannot both pass the limit.
-    session.execute(select(User.id).where(User.id == user.id).with_for_update())
-    now = now or utcnow()
+    # One student's submissions are made one after the other, each reading the ones before
+    # it, so that two at once cannot both pass the limits nor take the same number.
+    lock_for_update(session, User.id, user.id)
+    for _ in range(NUMBER_TRIES):
+        moment = now or utcnow()
+        try:
+            with session.begin_nested():
+                submission = Submission(
+                    user_id=user.id,
+                    exercise_id=exercise.id,
+                    attempt=_admit(session, settings, user, exercise, moment, kind),
+                    kind=kind,
+                    filename=_plain_name(filename),
+                    source=source,
+                    origin=origin,
+                    created_at=moment,
+                )
+                return _queued(session, submission, version_id)
+        except IntegrityError as error:
+            if not _number_taken(error):
+                raise
+            # Another transaction stored the number after this one read the last (the lock
+            # above leaves that to writers that do not take it): read again.
+            log.warning(
+                "user %s, exercise %s: the attempt number was taken meanwhile; trying again",
+                user.id,
+                exercise.id,
+            )
+    raise SubmissionRefused(
+        "other submissions of yours arrived at the same moment; submit again in a moment",
+        status=503,
+        retry_at=utcnow() + BUSY_RETRY,
+    )
+
+
+def _admit(
+    session: Session,
+    settings: Settings,
+    user: User,
+    exercise: Exercise,
+    now: datetime,
+    kind: SubmissionKind,
+) -> int:
+    """The attempt number of the student's new submission of ``kind`` (0 for a check), or
+    SubmissionRefused when the deadline or the limits refuse it."""
     if kind == SubmissionKind.ATTEMPT:
         refused = deadline_for(session, exercise, user.id).refuses(now)
         if refused is not None:
@@ -164,26 +223,38 @@ def submit(
         raise SubmissionRefused(
             f"you can {verb} again at {retry_at:%H:%M:%S} UTC", status=429, retry_at=retry_at
         )
-    submission = Submission(
-        user_id=user.id,
-        exercise_id=exercise.id,
-        attempt=0 if kind == SubmissionKind.CHECK else current.attempts + 1,
-        kind=kind,
-        filename=_plain_name(filename),
-        source=source,
-        origin=origin,
-        created_at=now,
+    if kind == SubmissionKind.CHECK:
+        return 0
+    # One more than the last, counted or not: a spoiled attempt keeps its number.
+    last = session.scalar(
+        select(func.max(Submission.attempt)).where(
+            Submission.user_id == user.id,
+            Submission.exercise_id == exercise.id,
+            Submission.kind == SubmissionKind.ATTEMPT,
+        )
     )
+    return (last or 0) + 1
+
+
+def _queued(session: Session, submission: Submission, version_id: int) -> Submission:
+    """``submission`` with its run queued against ``version_id``, flushed."""
     run = GradingRun(
         submission=submission,
-        exercise_version_id=exercise.current_version_id,
+        exercise_version_id=version_id,
         state=RunState.QUEUED,
-        queued_at=now,
-        lane=lane_for(session, user.id),
+        queued_at=submission.created_at,
+        lane=lane_for(session, submission.user_id),
     )
     session.add_all([submission, run])
     session.flush()
     return submission
+
+
+def _number_taken(error: IntegrityError) -> bool:
+    """Whether ``error`` is ``ATTEMPT_NUMBERS`` refusing a number (PostgreSQL names the
+    index, SQLite its columns)."""
+    said = str(error.orig)
+    return ATTEMPT_NUMBERS in said or "submissions.exercise_id, submissions.attempt" in said
 
 
 def lane_for(session: Session, user_id: int) -> Lane:

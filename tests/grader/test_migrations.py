@@ -1,16 +1,27 @@
-"""The migrations build the schema from empty, agree with the models, and go back down."""
+"""The migrations build the schema from empty, agree with the models, and go back down; the
+one that makes attempt numbers unique numbers again the attempts of an older database that
+share one."""
 
 from __future__ import annotations
 
+import secrets
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, inspect
+from alembic import command
+from sqlalchemy import create_engine, insert, inspect, select, table
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql import column
 
 from grader.config import ConfigError, Settings
+from grader.db import Database
 from grader.migrate import alembic_config, drift, upgrade
-from grader.models import Base
+from grader.models import Base, Course, Exercise, Submission
+from grader.models.submissions import ATTEMPT_NUMBERS
+from grader.services.exercise_store import import_library
 from grader.web import create_app
+from tests.grader.conftest import add_user
 
 
 def test_migrations_from_empty_match_the_models(tmp_path: Path) -> None:
@@ -62,3 +73,124 @@ def test_settings_come_from_prefixed_variables() -> None:
     assert settings.broker_url == settings.result_backend == "redis://cache:6379/0"
     assert (settings.upload_limit_bytes, settings.submissions_per_hour) == (1000, 5)
     assert Settings.from_env({}).broker_url.startswith("sqla+sqlite:///")
+
+
+# 0010: attempt numbers of their own.
+
+MADE = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
+old_submissions = table(
+    "submissions",
+    *(column(name) for name in ("user_id", "exercise_id", "attempt", "kind", "filename")),
+    *(column(name) for name in ("source", "origin", "created_at")),
+)
+
+
+def test_attempts_that_share_a_number_are_numbered_again_in_the_order_made(
+    tmp_path: Path,
+) -> None:
+    numbered_again_by_0010(f"sqlite:///{tmp_path / 'old.db'}")
+
+
+def numbered_again_by_0010(url: str) -> None:
+    """A database made before 0010 whose attempts share numbers (two sent at once, and a
+    spoiled attempt's number given back), brought to 0010: where a student's attempts on
+    an exercise share a number they are numbered 1, 2, 3... in the order they were made,
+    checks stay 0, the others are left alone; then the database refuses a shared number."""
+    upgrade(url, "0009")
+    database = Database(url)
+    try:
+        with database.session() as session:
+            course = Course(title="Old", join_code=secrets.token_hex(4).upper())
+            session.add(course)
+            session.flush()
+            import_library(session, Settings(), course)
+            first, second = session.scalars(
+                select(Exercise.id).where(Exercise.course_id == course.id).order_by(Exercise.id)
+            ).all()[:2]
+        ada, bea, cy = (
+            add_user(database, f"{name}-{secrets.token_hex(3)}@example.edu").id
+            for name in ("ada", "bea", "cy")
+        )
+        # (student, exercise, number as stored, kind), in the order they were made; the
+        # same minute twice: made at the same moment, in the order of their ids.
+        made = [
+            (ada, first, 1, "attempt", 0),
+            (ada, first, 0, "check", 1),
+            (ada, first, 2, "attempt", 2),  # spoiled by us: its number was given back
+            (ada, first, 2, "attempt", 3),
+            (ada, first, 3, "attempt", 4),  # sent at once, both counted two before them
+            (ada, first, 3, "attempt", 4),
+            (ada, first, 0, "check", 5),
+            (ada, second, 1, "attempt", 6),
+            (ada, second, 1, "attempt", 6),
+            (bea, first, 1, "attempt", 7),
+            (bea, first, 2, "attempt", 8),
+            (cy, first, 1, "attempt", 9),
+            (cy, first, 3, "attempt", 10),  # a gap, not shared: left as it is
+        ]
+        with database.engine.begin() as connection:
+            for user_id, exercise_id, number, kind, minute in made:
+                connection.execute(
+                    insert(old_submissions).values(
+                        user_id=user_id,
+                        exercise_id=exercise_id,
+                        attempt=number,
+                        kind=kind,
+                        filename="a.py",
+                        source="x = 1\n",
+                        origin="web",
+                        created_at=MADE + timedelta(minutes=minute),
+                    )
+                )
+    finally:
+        database.engine.dispose()
+
+    upgrade(url)
+
+    assert drift(url) == []
+    database = Database(url)
+    try:
+        with database.session() as session:
+            numbers = session.execute(
+                select(Submission.user_id, Submission.exercise_id, Submission.attempt).order_by(
+                    Submission.id
+                )
+            ).all()
+        assert [tuple(row) for row in numbers] == [
+            (ada, first, 1),
+            (ada, first, 0),
+            (ada, first, 2),
+            (ada, first, 3),
+            (ada, first, 4),
+            (ada, first, 5),
+            (ada, first, 0),
+            (ada, second, 1),
+            (ada, second, 2),
+            (bea, first, 1),
+            (bea, first, 2),
+            (cy, first, 1),
+            (cy, first, 3),
+        ]
+        with pytest.raises(IntegrityError), database.engine.begin() as connection:
+            connection.execute(
+                insert(old_submissions).values(
+                    user_id=cy,
+                    exercise_id=first,
+                    attempt=3,
+                    kind="attempt",
+                    filename="a.py",
+                    source="x = 1\n",
+                    origin="web",
+                    created_at=MADE,
+                )
+            )
+    finally:
+        database.engine.dispose()
+    command.downgrade(alembic_config(url), "0009")
+    engine = create_engine(url)
+    try:
+        assert ATTEMPT_NUMBERS not in {
+            i["name"] for i in inspect(engine).get_indexes("submissions")
+        }
+    finally:
+        engine.dispose()

@@ -15,7 +15,7 @@ from sqlalchemy.exc import DataError
 
 from grader.models import Exercise, GradingRun, RunState, Submission, TreeResult, User
 from grader.services import runs as runs_module
-from grader.services.submissions import submit
+from grader.services.submissions import standing, submit
 from reference.report import Report, RunVerdict
 from tests.grader.conftest import Backend, stored_report
 from worker import execute as execute_module
@@ -54,14 +54,15 @@ def assert_ended_by_us(backend: Backend, submission_id: int, run: GradingRun, wh
     message = run.message or ""
     assert f"failed {run.deliveries} times, the last time because {why}" in message
     assert "not your fault" in message and "does not count as an attempt" in message
-    # Not an attempt: the student's next submission is attempt 1 again.
+    # It does not count against the student, and keeps its number: the next is attempt 2.
     with backend.database.session() as session:
         submission = session.get(Submission, submission_id)
         assert submission is not None
         exercise = session.get(Exercise, submission.exercise_id)
         user = session.get(User, submission.user_id)
         assert exercise is not None and user is not None
-        assert submit(session, backend.settings, user, exercise, "b.py", CORRECT).attempt == 1
+        assert standing(session, backend.settings, user.id, exercise.id).attempts == 0
+        assert submit(session, backend.settings, user, exercise, "b.py", CORRECT).attempt == 2
 
 
 class Failing:

@@ -31,7 +31,7 @@ from grader.services.runs import (
     start_run,
     stuck_runs,
 )
-from grader.services.submissions import submit
+from grader.services.submissions import standing, submit
 from tests.grader.conftest import SentAfterCommit, UserFactory
 from worker.execute import execute_run
 
@@ -165,7 +165,7 @@ def test_a_run_delivered_too_often_ends_as_internal_error(
         assert run is not None
         assert (run.state, run.verdict) == ("error", "internal_error")
         assert "not your fault" in (run.message or "")
-        # The spoiled submission does not count: the next one is attempt 1 again.
+        # The spoiled submission does not count, but keeps its number: the next is attempt 2.
         submission = session.get(Submission, submission_id)
         assert submission is not None
         exercise = session.get(Exercise, submission.exercise_id)
@@ -176,8 +176,9 @@ def test_a_run_delivered_too_often_ends_as_internal_error(
     with database.session() as session:
         user = session.get(User, user_id)
         assert user is not None
+        assert standing(session, settings, user_id, exercise.id).attempts == 0
         again = submit(session, settings, user, exercise, "a.py", "x = 1\n")
-        assert again.attempt == 1
+        assert again.attempt == 2
 
 
 def test_queue_positions_and_the_reaper(

@@ -64,9 +64,9 @@ def test_attempts_are_numbered_and_infrastructure_failures_do_not_count(
         run.state, run.verdict = RunState.ERROR, "internal_error"
     with database.session() as session:
         third = submit(session, settings, student, exercise, "c.py", SOURCE)
-    assert third.attempt == 2  # the spoiled attempt is given back
+    assert third.attempt == 3  # the spoiled attempt keeps its number, never given again
     with database.session() as session:
-        assert standing(session, settings, student.id, exercise.id).attempts == 2
+        assert standing(session, settings, student.id, exercise.id).attempts == 2  # 1 and 3
 
 
 def test_minimum_gap_between_submissions(
