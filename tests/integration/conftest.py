@@ -25,9 +25,21 @@ from sqlalchemy.engine import make_url
 from grader.config import Settings
 from grader.db import Database
 from grader.migrate import upgrade
-from grader.models import Course, Exercise, GradingRun, RunState
+from grader.models import (
+    AddedImplementation,
+    AddedState,
+    Course,
+    Exercise,
+    GradingRun,
+    RunState,
+    User,
+)
+from grader.services import added_implementations as added
 from grader.services.exercise_store import import_library
+from grader.services.queue import Queue
 from grader.services.tasks import QUEUES
+from tests.worker.added_sources import MIN_NEVER_PRUNES
+from tests.worker.added_sources import SLUG as ADDED_SLUG
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DATABASE = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -286,3 +298,38 @@ def wait_until_graded(database: Database, run_ids: list[int], timeout: float) ->
         if time.monotonic() > deadline:
             pytest.fail(f"{pending} of {len(run_ids)} runs still unfinished after {timeout} s")
         time.sleep(0.25)
+
+
+def add_and_wait(
+    database: Database,
+    settings: Settings,
+    course: Course,
+    author: User,
+    stem: str,
+    source: str = MIN_NEVER_PRUNES,
+    timeout: float = 90,
+) -> int:
+    """An implementation added to Figure 5.2 alpha-beta's library of ``course`` through the
+    service (its check sent after the commit), once its check is no longer waiting (a
+    worker of the slow lane must run); its id."""
+    with database.session() as session:
+        exercise = session.scalars(
+            select(Exercise).where(Exercise.course_id == course.id, Exercise.slug == ADDED_SLUG)
+        ).one()
+        found_author = session.get(User, author.id)
+        assert found_author is not None
+        draft = added.filled_from_header(added.Draft(stem=stem, source=source), source)
+        row = added.add(
+            session, exercise, found_author, draft, limit=65536, sender=Queue(settings, database)
+        )
+        assert isinstance(row, AddedImplementation), row
+        added_id = row.id
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with database.session() as session:
+            found = session.get(AddedImplementation, added_id)
+            assert found is not None
+            if found.state != AddedState.CHECKING:
+                break
+        time.sleep(0.25)
+    return added_id

@@ -5,21 +5,17 @@ adds it, over Redis, with its result stored in PostgreSQL."""
 from __future__ import annotations
 
 import secrets
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
 
 from grader.db import Database
-from grader.models import AddedImplementation, AddedState, Course, Exercise, Role, User
+from grader.models import AddedImplementation, AddedState, Course, Role
 from grader.services import added_implementations as library
 from grader.services.exercise_store import import_library
-from grader.services.queue import Queue
 from tests.grader.conftest import add_user
-from tests.integration.conftest import Worker, service_settings
-from tests.worker.added_sources import MIN_NEVER_PRUNES, SLUG
+from tests.integration.conftest import Worker, add_and_wait, service_settings
 
 pytestmark = pytest.mark.integration
 
@@ -39,31 +35,12 @@ def test_a_slow_lane_worker_checks_an_added_implementation(
     teacher = add_user(database, f"mistakes-{secrets.token_hex(3)}@example.edu", Role.INSTRUCTOR)
     workers(settings, queues="grading-slow", concurrency=1)
 
+    added_id = add_and_wait(database, settings, course, teacher, "min_never_prunes")
+
     with database.session() as session:
-        exercise = session.scalars(
-            select(Exercise).where(Exercise.course_id == course.id, Exercise.slug == SLUG)
-        ).one()
-        author = session.get(User, teacher.id)
-        assert author is not None
-        draft = library.filled_from_header(
-            library.Draft(stem="min_never_prunes", source=MIN_NEVER_PRUNES), MIN_NEVER_PRUNES
-        )
-        row = library.add(
-            session, exercise, author, draft, limit=65536, sender=Queue(settings, database)
-        )
-        assert isinstance(row, AddedImplementation), row
-        added_id = row.id
-
-    deadline = time.monotonic() + 90
-    while True:
-        with database.session() as session:
-            found = session.get(AddedImplementation, added_id)
-            assert found is not None
-            state, task_id = found.state, found.task_id
-        if state != AddedState.CHECKING or time.monotonic() > deadline:
-            break
-        time.sleep(0.25)
-
+        found = session.get(AddedImplementation, added_id)
+        assert found is not None
+        state, task_id = found.state, found.task_id
     assert state == AddedState.READY and task_id  # sent by name, its task id noted
     with database.session() as session:
         counts = library.counts(session, [added_id])[added_id]

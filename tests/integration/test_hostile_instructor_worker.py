@@ -8,22 +8,26 @@ from __future__ import annotations
 
 import re
 import secrets
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import update
 
 from grader.config import Settings
 from grader.db import Database
-from grader.models import AddedImplementation, AddedState, Course, Exercise, Role, User
-from grader.services import added_implementations as library
+from grader.models import AddedImplementation, AddedState, Course, Role, User
 from grader.services.exercise_store import import_library
 from grader.services.queue import Queue
 from grader.services.submissions import submit
 from tests.grader.conftest import add_user, stored_report
-from tests.integration.conftest import Worker, exercise_of, service_settings, wait_until_graded
+from tests.integration.conftest import (
+    Worker,
+    add_and_wait,
+    exercise_of,
+    service_settings,
+    wait_until_graded,
+)
 from tests.worker.added_sources import MIN_NEVER_PRUNES, SLUG
 from tests.worker.test_hostile_instructor import SLEEPER
 
@@ -42,31 +46,10 @@ def _course(database: Database, settings: Settings, title: str) -> Course:
 def _time_bomb(database: Database, settings: Settings, course: Course) -> int:
     """MIN_NEVER_PRUNES added and checked by the slow lane, then turned into the sleeper."""
     teacher = add_user(database, f"bomb-{secrets.token_hex(3)}@example.edu", Role.INSTRUCTOR)
+    added_id = add_and_wait(database, settings, course, teacher, "time_bomb")
     with database.session() as session:
-        exercise = session.scalars(
-            select(Exercise).where(Exercise.course_id == course.id, Exercise.slug == SLUG)
-        ).one()
-        author = session.get(User, teacher.id)
-        assert author is not None
-        draft = library.filled_from_header(
-            library.Draft(stem="time_bomb", source=MIN_NEVER_PRUNES), MIN_NEVER_PRUNES
-        )
-        row = library.add(
-            session, exercise, author, draft, limit=65536, sender=Queue(settings, database)
-        )
-        assert isinstance(row, AddedImplementation), row
-        added_id = row.id
-    deadline = time.monotonic() + 90
-    while True:
-        with database.session() as session:
-            found = session.get(AddedImplementation, added_id)
-            assert found is not None
-            state = found.state
-        if state != AddedState.CHECKING or time.monotonic() > deadline:
-            break
-        time.sleep(0.25)
-    assert state == AddedState.READY
-    with database.session() as session:
+        found = session.get(AddedImplementation, added_id)
+        assert found is not None and found.state == AddedState.READY
         session.execute(
             update(AddedImplementation)
             .where(AddedImplementation.id == added_id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 from flask.testing import FlaskClient
@@ -16,6 +17,13 @@ from tests.grader.conftest import csrf_token
 ROOT = Path(__file__).resolve().parents[3]
 FIGURE = ROOT / "exercises" / "aima-fig5.2-alphabeta"
 LIBRARY = ROOT / "exercises" / "implementations" / "alphabeta"
+
+
+PROBLEM_ROW = re.compile(
+    r'<td class="file">([^<]*)</td><td class="line">(\d+)</td>'
+    r'<td class="column">(\d+)</td><td class="message">([^<]*)</td>'
+)
+"""A row of the table of problems an upload page shows: file, line, column, message."""
 
 
 def figure_files() -> dict[str, bytes]:

@@ -11,11 +11,12 @@ from sqlalchemy import func, select
 from grader.db import Database
 from grader.models import Course, Exercise, ExerciseVersion, Role
 from tests.grader.conftest import UserFactory, csrf_token
-from tests.grader.instructor.helpers import figure_files, find_exercise, login, post_upload
-
-PROBLEM_ROW = re.compile(
-    r'<td class="file">([^<]*)</td><td class="line">(\d+)</td>'
-    r'<td class="column">(\d+)</td><td class="message">([^<]*)</td>'
+from tests.grader.instructor.helpers import (
+    PROBLEM_ROW,
+    figure_files,
+    find_exercise,
+    login,
+    post_upload,
 )
 
 

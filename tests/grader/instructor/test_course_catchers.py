@@ -6,7 +6,6 @@ tells nothing of another's; and they see only their own."""
 from __future__ import annotations
 
 import html
-import re
 
 from flask.testing import FlaskClient
 from sqlalchemy import select
@@ -18,7 +17,13 @@ from grader.services import authoring
 from grader.services.exercise_store import import_library, load_version
 from grader.services.hidden_keys import exercise_key
 from tests.grader.conftest import UserFactory, analysed
-from tests.grader.instructor.helpers import figure_files, find_exercise, login, post_upload
+from tests.grader.instructor.helpers import (
+    PROBLEM_ROW,
+    figure_files,
+    find_exercise,
+    login,
+    post_upload,
+)
 from tests.worker.added_sources import EXERCISES, MIN_NEVER_PRUNES, SLUG
 from tests.worker.test_added_check import added
 from worker.added_check import check_added
@@ -124,12 +129,6 @@ def test_an_instructor_sees_their_own_course_s_hidden_trees_only(
         f"/teach/exercises/{theirs.id}/library/{their_added}/status",
     ):
         assert client.get(page).status_code == 404, page
-
-
-PROBLEM_ROW = re.compile(
-    r'<td class="file">([^<]*)</td><td class="line">(\d+)</td>'
-    r'<td class="column">(\d+)</td><td class="message">([^<]*)</td>'
-)
 
 
 def test_an_upload_whose_hidden_trees_cannot_fit_the_budget_is_refused_at_its_key(

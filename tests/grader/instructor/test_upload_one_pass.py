@@ -4,7 +4,6 @@ in file order, with the slug's own problem beside them: one try, not a wave per 
 from __future__ import annotations
 
 import html
-import re
 
 from flask.testing import FlaskClient
 
@@ -12,11 +11,12 @@ from grader.db import Database
 from grader.models import Course, Role
 from grader.services.exercise_store import check_files
 from tests.grader.conftest import UserFactory
-from tests.grader.instructor.helpers import figure_files, find_exercise, login, post_upload
-
-PROBLEM_ROW = re.compile(
-    r'<td class="file">([^<]*)</td><td class="line">(\d+)</td>'
-    r'<td class="column">(\d+)</td><td class="message">([^<]*)</td>'
+from tests.grader.instructor.helpers import (
+    PROBLEM_ROW,
+    figure_files,
+    find_exercise,
+    login,
+    post_upload,
 )
 
 EXERCISE = (

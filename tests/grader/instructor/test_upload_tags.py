@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import re
 
 import pytest
 from flask.testing import FlaskClient
@@ -12,12 +11,8 @@ from grader.db import Database
 from grader.models import Course, Role, User
 from reference.yamldoc import TAG_REFUSED
 from tests.grader.conftest import UserFactory
-from tests.grader.instructor.helpers import figure_files, find_exercise, post_upload
+from tests.grader.instructor.helpers import PROBLEM_ROW, figure_files, find_exercise, post_upload
 
-PROBLEM_ROW = re.compile(
-    r'<td class="file">([^<]*)</td><td class="line">(\d+)</td>'
-    r'<td class="column">(\d+)</td><td class="message">([^<]*)</td>'
-)
 TAGS = [
     b'!!python/object/apply:os.system ["true"]',
     b"!!python/name:os.system",
