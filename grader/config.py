@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from reference.hidden import DEVELOPMENT_KEY
 
@@ -17,6 +18,7 @@ HIDDEN_KEY_BYTES = 32
 """The shortest hidden-tree key accepted outside development."""
 MAKE_KEY = 'python3 -c "import secrets; print(secrets.token_hex(32))"'
 """A command that prints a good hidden-tree key."""
+PUBLIC_URL_EXAMPLE = "GRADER_PUBLIC_URL=https://grader.example.edu"
 
 
 class ConfigError(RuntimeError):
@@ -66,12 +68,13 @@ class Settings:
     """Run Celery tasks in process (unit tests only)."""
     public_url: str = ""
     """The service's address as its users reach it (``https://grader.example``): the OpenAPI
-    document's ``servers`` and links in messages. Empty: the request's own host, which is
-    then checked against ``trusted_hosts``."""
+    document's ``servers`` and links in messages. Required for the web app outside
+    development (see :meth:`checked`); in development, empty means the request's own host,
+    checked against ``trusted_hosts`` when set."""
     trusted_hosts: tuple[str, ...] = ()
     """Host names the web app answers to (``GRADER_TRUSTED_HOSTS``, comma-separated); the
     host of ``public_url`` is always one. Empty and no ``public_url``: any host
-    (development)."""
+    (development only)."""
     session_hours: int = 12
     """How long a sign-in lasts without being used again."""
     login_limits: str = "5 per minute;30 per hour"
@@ -107,11 +110,14 @@ class Settings:
     def result_backend(self) -> str:
         return self.redis_url or f"db+sqlite:///{self.instance_dir / 'results.db'}"
 
-    def checked(self, *, needs_secret_key: bool = True) -> Settings:
+    def checked(self, *, needs_secret_key: bool = True, needs_public_url: bool = True) -> Settings:
         """These settings, or ConfigError when they are unsafe outside development: a
         hidden-tree key that is the built-in one or too short (anyone could draw the
-        hidden trees), and unless ``needs_secret_key`` is False (the worker and the command
-        line sign nothing) a missing or short secret key."""
+        hidden trees); unless ``needs_secret_key`` is False (the worker and the command
+        line sign nothing) a missing or short secret key; and unless ``needs_public_url``
+        is False (they mail no links) a missing public URL."""
+        if self.public_url:
+            _check_public_url(self.public_url)
         if self.development:
             return self
         if needs_secret_key:
@@ -122,6 +128,15 @@ class Settings:
                 )
             if len(self.secret_key) < 16:
                 raise ConfigError("GRADER_SECRET_KEY is too short (16 characters at least)")
+        if needs_public_url and not self.public_url:
+            raise ConfigError(
+                "GRADER_PUBLIC_URL is not set: outside development (GRADER_ENV=development) "
+                "the web app refuses to start without it, since the links it mails (password "
+                "resets, registrations) would otherwise follow whatever Host header a request "
+                "names. Set it to the address people open the grader at, for example\n  "
+                f"{PUBLIC_URL_EXAMPLE}\n(other host names it must answer to go in "
+                "GRADER_TRUSTED_HOSTS, comma-separated)"
+            )
         if self.hidden_tree_key == DEVELOPMENT_KEY:
             problem = "is unset or the built-in development key, which is public"
         elif len(self.hidden_tree_key) < HIDDEN_KEY_BYTES:
@@ -184,6 +199,17 @@ class Settings:
                 get("CALLBACK_CONNECT_SECONDS", d.callback_connect_seconds)
             ),
             callback_read_seconds=float(get("CALLBACK_READ_SECONDS", d.callback_read_seconds)),
+        )
+
+
+def _check_public_url(url: str) -> None:
+    """ConfigError unless ``url`` is an http(s) address with a host and nothing after it
+    but a path (links are made by appending the page's path)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise ConfigError(
+            f"GRADER_PUBLIC_URL must be an http:// or https:// address with a host name, "
+            f"like {PUBLIC_URL_EXAMPLE.partition('=')[2]}, not {url!r}"
         )
 
 
