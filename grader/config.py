@@ -67,10 +67,11 @@ class Settings:
     eager_tasks: bool = False
     """Run Celery tasks in process (unit tests only)."""
     public_url: str = ""
-    """The service's address as its users reach it (``https://grader.example``): the OpenAPI
-    document's ``servers`` and links in messages. Required for the web app outside
-    development (see :meth:`checked`); in development, empty means the request's own host,
-    checked against ``trusted_hosts`` when set."""
+    """The service's address as its users reach it (``https://grader.example``): every
+    absolute link it hands out (mail, the API's URLs, the LTI tool's URLs) starts with it
+    (see ``grader.web.links``). Required for the web app outside development (see
+    :meth:`checked`); in development, empty means the request's own host, checked against
+    ``trusted_hosts`` when set."""
     trusted_hosts: tuple[str, ...] = ()
     """Host names the web app answers to (``GRADER_TRUSTED_HOSTS``, comma-separated); the
     host of ``public_url`` is always one. Empty and no ``public_url``: any host

@@ -8,7 +8,6 @@ when the link is opened. A password reset link is signed, expires, and works onc
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import urlsplit
 
 from flask import (
@@ -35,6 +34,7 @@ from grader.models import Course, Membership, Role, User
 from grader.services import identities, join_codes, mail
 from grader.web import limits
 from grader.web.context import db_session, settings
+from grader.web.links import external_url
 
 blueprint = Blueprint("auth", __name__)
 blueprint.register_error_handler(RateLimitExceeded, limits.too_many_sign_ins)
@@ -122,13 +122,6 @@ def _unknown_code(code: str) -> str:
     )
 
 
-def link_to(endpoint: str, **values: Any) -> str:
-    """An absolute link for a message: on ``Settings.public_url`` when set."""
-    path = url_for(endpoint, **values)
-    base = settings().public_url or request.host_url
-    return base.rstrip("/") + path
-
-
 def mailer() -> mail.MailSender:
     """The app's mail sender (``create_app`` sets it; tests put a ``mail.Outbox`` there)."""
     sender: mail.MailSender = current_app.extensions["grader.mail"]
@@ -195,8 +188,8 @@ def register() -> str | Response:
                     "Someone (you, we hope) asked to create an account with this address on "
                     "the game-tree grader, but you already have an account: sign in, or "
                     "reset your password if you forgot it.\n\n"
-                    f"Sign in: {link_to('auth.login')}\n"
-                    f"Forgot your password? Reset it: {link_to('auth.forgot')}\n"
+                    f"Sign in: {external_url('auth.login')}\n"
+                    f"Forgot your password? Reset it: {external_url('auth.forgot')}\n"
                 ),
             )
         else:
@@ -212,7 +205,7 @@ def register() -> str | Response:
                 body=(
                     "To create your account on the game-tree grader, open this link and "
                     f"choose a password (it works for 24 hours):\n\n"
-                    f"{link_to('auth.confirm', token=token)}\n\n"
+                    f"{external_url('auth.confirm', token=token)}\n\n"
                     "If you did not ask for an account, ignore this message.\n"
                 ),
             )
@@ -275,7 +268,8 @@ def forgot() -> str | Response:
                 subject="Reset your password",
                 body=(
                     "To choose a new password for the game-tree grader, open this link "
-                    f"(it works once, for an hour):\n\n{link_to('auth.reset', token=token)}\n\n"
+                    "(it works once, for an hour):\n\n"
+                    f"{external_url('auth.reset', token=token)}\n\n"
                     "If you did not ask for it, ignore this message: your password stays.\n"
                 ),
             )

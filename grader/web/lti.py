@@ -46,7 +46,7 @@ from grader.models import LtiPlatform, User, utcnow
 from grader.models.accounts import PendingLink
 from grader.models.base import aware
 from grader.services import identities
-from grader.web import limits
+from grader.web import limits, links
 from grader.web.auth import password_matches, sign_in
 from grader.web.context import db_session, queue, role_required, settings
 
@@ -108,9 +108,9 @@ def _deployment_ids(text: str) -> list[str]:
 def tool_urls() -> dict[str, str]:
     """What an admin enters in the platform to configure the tool."""
     return {
-        "OIDC login initiation URL": url_for("lti.login", _external=True),
-        "Launch (redirect) URL": url_for("lti.launch", _external=True),
-        "Public key set (JWKS) URL": url_for("lti.jwks", _external=True),
+        "OIDC login initiation URL": links.external_url("lti.login"),
+        "Launch (redirect) URL": links.external_url("lti.launch"),
+        "Public key set (JWKS) URL": links.external_url("lti.jwks"),
     }
 
 
@@ -207,7 +207,7 @@ def login() -> Any:
         lti_request, conf, session_service=nonces, cookie_service=cookies
     )
     try:
-        return oidc.redirect(url_for("lti.launch", _external=True))
+        return oidc.redirect(links.external_url("lti.launch"))
     except (OIDCException, LtiException) as error:
         log.info("LTI login refused: %s", error)
         reason = str(error).rstrip(". ") or "it is incomplete"
