@@ -76,6 +76,11 @@ class Settings:
     """Host names the web app answers to (``GRADER_TRUSTED_HOSTS``, comma-separated); the
     host of ``public_url`` is always one. Empty and no ``public_url``: any host
     (development only)."""
+    proxy_hops: int = 0
+    """How many reverse proxies in front of the web app append to ``X-Forwarded-For`` (and
+    set ``X-Forwarded-Proto``): the client's address is read that many hops back. 0: the
+    connection's own address, and no forwarding header is believed (any client can send
+    one). Set it only when the web app cannot be reached but through those proxies."""
     session_hours: int = 12
     """How long a sign-in lasts without being used again."""
     login_limits: str = "5 per minute;30 per hour"
@@ -116,7 +121,10 @@ class Settings:
         hidden-tree key that is the built-in one or too short (anyone could draw the
         hidden trees); unless ``needs_secret_key`` is False (the worker and the command
         line sign nothing) a missing or short secret key; and unless ``needs_public_url``
-        is False (they mail no links) a missing public URL."""
+        is False (they mail no links) a missing public URL. A negative ``proxy_hops`` is
+        refused everywhere."""
+        if self.proxy_hops < 0:
+            raise ConfigError(f"GRADER_PROXY_HOPS must be 0 or more, not {self.proxy_hops}")
         if self.public_url:
             _check_public_url(self.public_url)
         if self.development:
@@ -188,6 +196,7 @@ class Settings:
             callbacks_allow_private=get("CALLBACKS_ALLOW_PRIVATE", "").lower() in _TRUE,
             public_url=get("PUBLIC_URL", "").rstrip("/"),
             trusted_hosts=_names(get("TRUSTED_HOSTS", "")),
+            proxy_hops=int(get("PROXY_HOPS", d.proxy_hops)),
             session_hours=int(get("SESSION_HOURS", d.session_hours)),
             login_limits=get("LOGIN_LIMITS", d.login_limits),
             integration_limits=get("INTEGRATION_LIMITS", d.integration_limits),

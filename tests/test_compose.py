@@ -89,6 +89,7 @@ def test_the_grader_services_get_their_settings(services: dict[str, dict[str, An
         # Required (compose refuses to start without them), never given a default.
         for secret in ("GRADER_SECRET_KEY", "GRADER_HIDDEN_TREE_KEY", "GRADER_PUBLIC_URL"):
             assert environment[secret].startswith(f"${{{secret}:?"), secret
+        assert environment["GRADER_PROXY_HOPS"] == "${GRADER_PROXY_HOPS:-0}"
 
 
 def test_web_serves_the_wsgi_app_on_port_8000(services: dict[str, dict[str, Any]]) -> None:

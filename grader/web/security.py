@@ -125,9 +125,10 @@ def trusted_hosts(settings: Settings) -> list[str]:
 
 def may_read_metrics(settings: Settings) -> bool:
     """Whether this request may read ``/metrics``: from an allowed address, or with the
-    metrics token. The address is the connection's own (``remote_addr``): no
-    X-Forwarded-For is trusted, so behind a proxy only the token opens it, unless the
-    proxy's address is allowed (and then everyone who reaches the proxy is)."""
+    metrics token. The address is ``remote_addr``: the connection's own, unless
+    ``proxy_hops`` names proxies in front, whose X-Forwarded-For then gives the client's (so
+    the allow-list holds clients, not the proxy). X-Forwarded-For from anyone else is never
+    read, so a client cannot claim to be loopback."""
     if request.remote_addr in settings.metrics_allow:
         return True
     if not settings.metrics_token:
