@@ -1,5 +1,6 @@
-"""Rate limits (Flask-Limiter): counted in Redis when ``GRADER_REDIS_URL`` is set, so that
-every web process shares them; in this process's memory otherwise (the embedded mode).
+"""Rate limits (Flask-Limiter): counted in Redis when ``GRADER_REDIS_URL`` is set, in a
+SQLite file in the instance folder otherwise (the embedded mode, see
+:mod:`grader.web.limit_storage`), so that every web process on the machine shares them.
 
 Sign-ins are throttled per account and per address, counting failures only: a view calls
 :func:`failed_sign_in` when a password was wrong, and once ``Settings.login_limits`` are
@@ -22,11 +23,14 @@ from werkzeug.wrappers import Response
 
 from grader.config import Settings
 from grader.services.identities import normalise_email
+from grader.web import limit_storage
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 limiter = Limiter(key_func=get_remote_address, default_limits=[], headers_enabled=True)
 
+LIMITS_FILE = "limits.db"
+"""The embedded mode's counts, in the instance folder."""
 SIGN_IN_ACCOUNT = "sign-in-account"
 SIGN_IN_ADDRESS = "sign-in-address"
 MAIL_ENDPOINTS = ("auth.register", "auth.forgot")
@@ -36,7 +40,8 @@ email, so that its failures count against that account too."""
 
 
 def install(app: Flask, settings: Settings) -> None:
-    app.config.setdefault("RATELIMIT_STORAGE_URI", settings.redis_url or "memory://")
+    shared = settings.redis_url or limit_storage.uri(settings.instance_dir / LIMITS_FILE)
+    app.config.setdefault("RATELIMIT_STORAGE_URI", shared)
     app.config.setdefault("RATELIMIT_KEY_PREFIX", "grader-limits")
     limiter.init_app(app)
 
