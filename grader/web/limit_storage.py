@@ -44,15 +44,7 @@ class SqliteStorage(Storage):
         self.path = Path(uri.partition("://")[2])
         self.clock: Callable[[], float] = time.time
         """Seconds since the epoch; tests move it forward instead of waiting."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._transaction() as db:
-            db.execute(
-                "CREATE TABLE IF NOT EXISTS counts ("
-                " key TEXT PRIMARY KEY, count INTEGER NOT NULL, ends_at REAL NOT NULL)"
-            )
-        with closing(self._connect()) as db:
-            # Readers then never wait for a writer (the setting stays with the file).
-            db.execute("PRAGMA journal_mode=WAL")
+        self._ready = False
 
     @property
     def base_exceptions(self) -> type[Exception] | tuple[type[Exception], ...]:
@@ -60,6 +52,18 @@ class SqliteStorage(Storage):
 
     def _connect(self) -> sqlite3.Connection:
         # isolation_level=None: transactions are begun and ended by hand below.
+        if not self._ready:
+            # On first use, not when the app is made: the app factory touches no files.
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with closing(sqlite3.connect(self.path, timeout=BUSY_SECONDS)) as db:
+                # Readers then never wait for a writer (the setting stays with the file).
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute(
+                    "CREATE TABLE IF NOT EXISTS counts ("
+                    " key TEXT PRIMARY KEY, count INTEGER NOT NULL, ends_at REAL NOT NULL)"
+                )
+                db.commit()
+            self._ready = True
         return sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
 
     @contextmanager
