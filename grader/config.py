@@ -84,7 +84,12 @@ class Settings:
     session_hours: int = 12
     """How long a sign-in lasts without being used again."""
     login_limits: str = "5 per minute;30 per hour"
-    """Failed sign-ins allowed per account and per address (Flask-Limiter notation)."""
+    """Failed sign-ins allowed per account, and per client address for failures that name
+    no account (Flask-Limiter notation; see ``grader.web.sign_in_throttle``); also the
+    registration and reset requests allowed per client address."""
+    login_address_limits: str = "300 per hour"
+    """Failed sign-ins of any kind allowed per client address: far above what a class
+    behind one NAT or proxy gets wrong; past it, every sign-in from there waits."""
     integration_limits: str = "120 per minute"
     """Webhook calls allowed per LMS integration."""
     mail_url: str = ""
@@ -199,6 +204,7 @@ class Settings:
             proxy_hops=int(get("PROXY_HOPS", d.proxy_hops)),
             session_hours=int(get("SESSION_HOURS", d.session_hours)),
             login_limits=get("LOGIN_LIMITS", d.login_limits),
+            login_address_limits=get("LOGIN_ADDRESS_LIMITS", d.login_address_limits),
             integration_limits=get("INTEGRATION_LIMITS", d.integration_limits),
             mail_url=get("MAIL_URL", ""),
             mail_from=get("MAIL_FROM", d.mail_from),

@@ -32,12 +32,13 @@ from wtforms.validators import DataRequired, Email, EqualTo, Length, Optional
 
 from grader.models import Course, Membership, Role, User
 from grader.services import identities, join_codes, mail
-from grader.web import limits
+from grader.web import limits, sign_in_throttle
 from grader.web.context import db_session, settings
 from grader.web.links import external_url
 
 blueprint = Blueprint("auth", __name__)
-blueprint.register_error_handler(RateLimitExceeded, limits.too_many_sign_ins)
+blueprint.register_error_handler(RateLimitExceeded, limits.too_many_messages)
+blueprint.register_error_handler(sign_in_throttle.Throttled, sign_in_throttle.too_many)
 
 _DUMMY_HASH = generate_password_hash("not a password of anyone")
 """Checked against when no account has the address, so that a wrong address takes as long
@@ -129,16 +130,17 @@ def mailer() -> mail.MailSender:
 
 
 @blueprint.route("/login", methods=["GET", "POST"])
-@limits.sign_in_limited
 def login() -> str | Response:
     form = LoginForm()
     if form.validate_on_submit():
-        user = find_user(form.email.data or "")
+        email = form.email.data or ""
+        sign_in_throttle.check(email)
+        user = find_user(email)
         if password_matches(user, form.password.data or ""):
             assert user is not None
             sign_in(user)
             return redirect(_next_url())
-        limits.failed_sign_in()
+        sign_in_throttle.failed(email, known=user is not None)
         flash("Wrong email or password.", "error")
     return render_template("auth/login.html", form=form)
 
