@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 import redis
+import requests
 from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.engine import make_url
 
@@ -179,6 +180,47 @@ def start_service_workers(
         workers(settings, queues="callbacks", concurrency=8, pool="threads"),
         workers(settings, queues="maintenance", concurrency=1, beat=beat),
     ]
+
+
+Gunicorn = Callable[..., tuple[str, Path]]
+"""Starts gunicorn with an environment (and options): its base URL and its log."""
+
+
+@pytest.fixture
+def gunicorn(tmp_path: Path) -> Iterator[Gunicorn]:
+    """Start gunicorn as scripts/run.sh does (two workers, its default 30 s timeout, an
+    access log), with the environment ``env`` and any ``options`` after run.sh's; its base
+    URL once /healthz answers, and its log."""
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(env: dict[str, str], *options: str) -> tuple[str, Path]:
+        port = free_port()
+        log = tmp_path / f"gunicorn-{len(started)}.log"
+        command = [
+            sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2",
+            "--access-logfile", "-", *options, "grader.wsgi:app",
+        ]  # fmt: skip
+        with log.open("ab") as out:
+            process = subprocess.Popen(
+                command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+        started.append(process)
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and process.poll() is None:
+            try:
+                if requests.get(base + "/healthz", timeout=5).status_code == 200:
+                    return base, log
+            except requests.RequestException:
+                time.sleep(0.2)
+        raise AssertionError("gunicorn did not start:\n" + log.read_text(errors="replace"))
+
+    yield start
+    for process in started:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(30)
 
 
 @pytest.fixture(scope="session")

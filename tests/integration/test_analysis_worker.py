@@ -5,13 +5,10 @@ worker is done, and no gunicorn worker is killed for a request that took too lon
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,7 +17,7 @@ import requests
 from grader.db import Database
 from grader.models import Course, Role
 from tests.grader.conftest import PASSWORD, add_user
-from tests.integration.conftest import ROOT, Worker, free_port, service_settings
+from tests.integration.conftest import Worker, service_settings
 
 pytestmark = pytest.mark.integration
 
@@ -31,41 +28,6 @@ trees:
     game: {name: tictactoe}
 """
 TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
-
-
-@pytest.fixture
-def gunicorn(tmp_path: Path) -> Iterator[Callable[[dict[str, str]], tuple[str, Path]]]:
-    """Start gunicorn as scripts/run.sh does (two workers, its default 30 s timeout); its
-    base URL and log."""
-    started: list[subprocess.Popen[bytes]] = []
-
-    def start(env: dict[str, str]) -> tuple[str, Path]:
-        port = free_port()
-        log = tmp_path / "gunicorn.log"
-        command = [
-            sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2",
-            "--access-logfile", "-", "grader.wsgi:app",
-        ]  # fmt: skip
-        with log.open("ab") as out:
-            process = subprocess.Popen(
-                command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )  # fmt: skip
-        started.append(process)
-        base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if requests.get(base + "/healthz", timeout=5).status_code == 200:
-                    return base, log
-            except requests.RequestException:
-                time.sleep(0.2)
-        raise AssertionError("gunicorn did not start:\n" + log.read_text(errors="replace"))
-
-    yield start
-    for process in started:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(30)
 
 
 def test_the_whole_game_is_analysed_by_a_worker_while_the_pages_answer_at_once(
