@@ -110,10 +110,12 @@ def install(app: Flask, settings: Settings) -> None:
 
 
 def trusted_hosts(settings: Settings) -> list[str]:
-    """The host names the app answers to; empty: any (development, tests). Once any is
-    configured, the loopback names are added: the container's health check and a local
-    metrics scraper ask for ``127.0.0.1:8000``, and a link built from a loopback Host can
-    only lead a user to their own machine. (Werkzeug cannot match an IPv6 literal.)"""
+    """The host names the app answers to; empty: any, which only development without a
+    public URL or trusted hosts allows (elsewhere the web app needs a public URL, see
+    ``Settings.checked``, so its host is always here). Once any is configured, the
+    loopback names are added: the container's health check and a local metrics scraper
+    ask for ``127.0.0.1:8000``, and a link built from a loopback Host can only lead a user
+    to their own machine. (Werkzeug cannot match an IPv6 literal.)"""
     hosts = list(settings.trusted_hosts)
     public = urlsplit(settings.public_url).hostname if settings.public_url else None
     if public:
