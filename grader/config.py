@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from reference.hidden import DEVELOPMENT_KEY
 
@@ -17,6 +18,7 @@ HIDDEN_KEY_BYTES = 32
 """The shortest hidden-tree key accepted outside development."""
 MAKE_KEY = 'python3 -c "import secrets; print(secrets.token_hex(32))"'
 """A command that prints a good hidden-tree key."""
+PUBLIC_URL_EXAMPLE = "GRADER_PUBLIC_URL=https://grader.example.edu"
 
 
 class ConfigError(RuntimeError):
@@ -72,17 +74,29 @@ class Settings:
     eager_tasks: bool = False
     """Run Celery tasks in process (unit tests only)."""
     public_url: str = ""
-    """The service's address as its users reach it (``https://grader.example``): the OpenAPI
-    document's ``servers`` and links in messages. Empty: the request's own host, which is
-    then checked against ``trusted_hosts``."""
+    """The service's address as its users reach it (``https://grader.example``): every
+    absolute link it hands out (mail, the API's URLs, the LTI tool's URLs) starts with it
+    (see ``grader.web.links``). Required for the web app outside development (see
+    :meth:`checked`); in development, empty means the request's own host, checked against
+    ``trusted_hosts`` when set."""
     trusted_hosts: tuple[str, ...] = ()
     """Host names the web app answers to (``GRADER_TRUSTED_HOSTS``, comma-separated); the
     host of ``public_url`` is always one. Empty and no ``public_url``: any host
-    (development)."""
+    (development only)."""
+    proxy_hops: int = 0
+    """How many reverse proxies in front of the web app append to ``X-Forwarded-For`` (and
+    set ``X-Forwarded-Proto``): the client's address is read that many hops back. 0: the
+    connection's own address, and no forwarding header is believed (any client can send
+    one). Set it only when the web app cannot be reached but through those proxies."""
     session_hours: int = 12
     """How long a sign-in lasts without being used again."""
     login_limits: str = "5 per minute;30 per hour"
-    """Failed sign-ins allowed per account and per address (Flask-Limiter notation)."""
+    """Failed sign-ins allowed per account, and per client address for failures that name
+    no account (Flask-Limiter notation; see ``grader.web.sign_in_throttle``); also the
+    registration and reset requests allowed per client address."""
+    login_address_limits: str = "300 per hour"
+    """Failed sign-ins of any kind allowed per client address: far above what a class
+    behind one NAT or proxy gets wrong; past it, every sign-in from there waits."""
     integration_limits: str = "120 per minute"
     """Webhook calls allowed per LMS integration."""
     mail_url: str = ""
@@ -114,11 +128,17 @@ class Settings:
     def result_backend(self) -> str:
         return self.redis_url or f"db+sqlite:///{self.instance_dir / 'results.db'}"
 
-    def checked(self, *, needs_secret_key: bool = True) -> Settings:
+    def checked(self, *, needs_secret_key: bool = True, needs_public_url: bool = True) -> Settings:
         """These settings, or ConfigError when they are unsafe outside development: a
         hidden-tree key that is the built-in one or too short (anyone could draw the
-        hidden trees), and unless ``needs_secret_key`` is False (the worker and the command
-        line sign nothing) a missing or short secret key."""
+        hidden trees); unless ``needs_secret_key`` is False (the worker and the command
+        line sign nothing) a missing or short secret key; and unless ``needs_public_url``
+        is False (they mail no links) a missing public URL. A negative ``proxy_hops`` is
+        refused everywhere."""
+        if self.proxy_hops < 0:
+            raise ConfigError(f"GRADER_PROXY_HOPS must be 0 or more, not {self.proxy_hops}")
+        if self.public_url:
+            _check_public_url(self.public_url)
         if self.development:
             return self
         if needs_secret_key:
@@ -129,6 +149,15 @@ class Settings:
                 )
             if len(self.secret_key) < 16:
                 raise ConfigError("GRADER_SECRET_KEY is too short (16 characters at least)")
+        if needs_public_url and not self.public_url:
+            raise ConfigError(
+                "GRADER_PUBLIC_URL is not set: outside development (GRADER_ENV=development) "
+                "the web app refuses to start without it, since the links it mails (password "
+                "resets, registrations) would otherwise follow whatever Host header a request "
+                "names. Set it to the address people open the grader at, for example\n  "
+                f"{PUBLIC_URL_EXAMPLE}\n(other host names it must answer to go in "
+                "GRADER_TRUSTED_HOSTS, comma-separated)"
+            )
         if self.hidden_tree_key == DEVELOPMENT_KEY:
             problem = "is unset or the built-in development key, which is public"
         elif len(self.hidden_tree_key) < HIDDEN_KEY_BYTES:
@@ -183,8 +212,10 @@ class Settings:
             callbacks_allow_private=get("CALLBACKS_ALLOW_PRIVATE", "").lower() in _TRUE,
             public_url=get("PUBLIC_URL", "").rstrip("/"),
             trusted_hosts=_names(get("TRUSTED_HOSTS", "")),
+            proxy_hops=int(get("PROXY_HOPS", d.proxy_hops)),
             session_hours=int(get("SESSION_HOURS", d.session_hours)),
             login_limits=get("LOGIN_LIMITS", d.login_limits),
+            login_address_limits=get("LOGIN_ADDRESS_LIMITS", d.login_address_limits),
             integration_limits=get("INTEGRATION_LIMITS", d.integration_limits),
             mail_url=get("MAIL_URL", ""),
             mail_from=get("MAIL_FROM", d.mail_from),
@@ -195,6 +226,17 @@ class Settings:
                 get("CALLBACK_CONNECT_SECONDS", d.callback_connect_seconds)
             ),
             callback_read_seconds=float(get("CALLBACK_READ_SECONDS", d.callback_read_seconds)),
+        )
+
+
+def _check_public_url(url: str) -> None:
+    """ConfigError unless ``url`` is an http(s) address with a host and nothing after it
+    but a path (links are made by appending the page's path)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise ConfigError(
+            f"GRADER_PUBLIC_URL must be an http:// or https:// address with a host name, "
+            f"like {PUBLIC_URL_EXAMPLE.partition('=')[2]}, not {url!r}"
         )
 
 

@@ -10,6 +10,17 @@ source scripts/venv.sh run
 export GRADER_ENV="${GRADER_ENV:-development}"
 export GRADER_INSTANCE_DIR="${GRADER_INSTANCE_DIR:-$PWD/instance}"
 bind="${GRADER_BIND:-127.0.0.1:8000}"
+# Links in mail lead here (GRADER_PUBLIC_URL): the address gunicorn is bound to, or this
+# machine's name when it listens on every interface. Set GRADER_PUBLIC_URL for another
+# name, and GRADER_TRUSTED_HOSTS for other names the pages should answer to.
+if [ -z "${GRADER_PUBLIC_URL:-}" ]; then
+  case "$bind" in
+    unix:*) ;; # no address to link to: development then links to the request's host
+    0.0.0.0:* | "[::]:"*)
+      export GRADER_PUBLIC_URL="http://$(hostname -f 2>/dev/null || hostname):${bind##*:}" ;;
+    *) export GRADER_PUBLIC_URL="http://$bind" ;;
+  esac
+fi
 .venv/bin/grader db upgrade
 .venv/bin/grader demo
 
@@ -56,7 +67,7 @@ stop() {
 trap stop EXIT
 trap 'exit 143' INT TERM
 echo "grading workers started (logs: $GRADER_INSTANCE_DIR/{grading,grading-slow,callbacks,maintenance}.log)"
-echo "open http://$bind/ and sign in with an account above (Ctrl-C stops the service)"
+echo "open ${GRADER_PUBLIC_URL:-http://$bind}/ and sign in with an account above (Ctrl-C stops the service)"
 # In the background and waited for, so that a TERM (kill, timeout, a process manager)
 # stops the whole service at once, as Ctrl-C does.
 .venv/bin/gunicorn --bind "$bind" --workers 2 --access-logfile - grader.wsgi:app &

@@ -86,8 +86,10 @@ def test_the_grader_services_get_their_settings(services: dict[str, dict[str, An
         environment = services[name]["environment"]
         assert environment["GRADER_DATABASE_URL"].startswith("postgresql+psycopg://"), name
         assert environment["GRADER_REDIS_URL"].startswith("redis://redis:6379/"), name
-        for secret in ("GRADER_SECRET_KEY", "GRADER_HIDDEN_TREE_KEY"):
+        # Required (compose refuses to start without them), never given a default.
+        for secret in ("GRADER_SECRET_KEY", "GRADER_HIDDEN_TREE_KEY", "GRADER_PUBLIC_URL"):
             assert environment[secret].startswith(f"${{{secret}:?"), secret
+        assert environment["GRADER_PROXY_HOPS"] == "${GRADER_PROXY_HOPS:-0}"
 
 
 def test_web_serves_the_wsgi_app_on_port_8000(services: dict[str, dict[str, Any]]) -> None:
@@ -100,6 +102,7 @@ def test_web_serves_the_wsgi_app_on_port_8000(services: dict[str, dict[str, Any]
     # Importing grader.wsgi builds the app from the environment: give it what production needs.
     environment = {"GRADER_SECRET_KEY": "x" * 32, "GRADER_ENV": "production"}
     environment["GRADER_HIDDEN_TREE_KEY"] = "k" * 64
+    environment["GRADER_PUBLIC_URL"] = "https://grader.example.edu"
     environment["GRADER_DATABASE_URL"] = "sqlite://"
     outside = {key: value for key, value in os.environ.items() if not key.startswith("GRADER_")}
     code = f"import {module}; assert {module}.{attribute}.name"
@@ -181,7 +184,11 @@ def test_docker_compose_accepts_the_file() -> None:
     if version.returncode != 0:
         pytest.skip("the docker client has no compose plugin")
     # ``config`` reads the file only: no daemon is needed.
-    secrets = {"GRADER_SECRET_KEY": "x" * 32, "GRADER_HIDDEN_TREE_KEY": "y" * 32}
+    secrets = {
+        "GRADER_SECRET_KEY": "x" * 32,
+        "GRADER_HIDDEN_TREE_KEY": "y" * 32,
+        "GRADER_PUBLIC_URL": "https://grader.example.edu",
+    }
     result = subprocess.run(
         [docker, "compose", "-f", str(COMPOSE), "config", "-q"],
         capture_output=True,

@@ -58,7 +58,7 @@ def refuse_unsafe_settings(sender: Any = None, **_kwargs: Any) -> None:
     if not isinstance(settings, Settings):
         return  # a worker of another app in this process
     try:
-        settings.checked(needs_secret_key=False)
+        settings.checked(needs_secret_key=False, needs_public_url=False)
     except ConfigError as error:
         raise SystemExit(f"the grading worker refuses to start: {error}") from None
 

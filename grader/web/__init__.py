@@ -7,6 +7,7 @@ from datetime import timedelta
 from flask import Flask, g
 from flask_login import LoginManager
 from flask_wtf.csrf import CSRFProtect
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from grader.config import Settings
 from grader.db import Database
@@ -43,6 +44,12 @@ def create_app(
         REMEMBER_COOKIE_DURATION=timedelta(hours=settings.session_hours),
         WTF_CSRF_TIME_LIMIT=None,
     )
+    if settings.proxy_hops:
+        # The client's address (sign-in throttling, the metrics allow-list) and scheme as that
+        # many proxies forwarded them. Without proxies no X-Forwarded-* header is read: any
+        # client could send one.
+        hops = settings.proxy_hops
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     app.extensions["grader.settings"] = settings
     database = database or Database.from_settings(settings)
     app.extensions["grader.db"] = database

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Flask, current_app, request, url_for
+from flask import Blueprint, Flask, current_app, request
 from limits import parse_many
 from sqlalchemy import select
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
@@ -26,7 +26,7 @@ from grader.lms.integrations import by_token
 from grader.lms.problems import KINDS, MEDIA_TYPE, Problem, for_status
 from grader.models import Exercise, Integration
 from grader.services.exercise_store import outline_version
-from grader.web import errors
+from grader.web import errors, links
 from grader.web.context import db_session, queue, settings
 from grader.web.limits import limiter
 from reference.report import SCHEMA_PATH, report_schema
@@ -45,10 +45,8 @@ def _json(document: object, status: int = 200, media_type: str = "application/js
 
 
 def _base_url() -> str:
-    """The API's root: under ``public_url`` when it is set, else the request's own host
-    (which the security module checks against the trusted hosts)."""
-    root = settings().public_url or request.host_url
-    return root.rstrip("/") + API_PATH
+    """The API's root, on the service's public address (see :mod:`grader.web.links`)."""
+    return links.root() + API_PATH
 
 
 def problem_response(problem: Problem) -> Response:
@@ -168,7 +166,7 @@ def submit_from_lms() -> Response:
     accepted = intake.accept(db_session(), settings(), integration, body, headers, count=_count)
     if accepted.run_id is not None:
         queue().send_after_commit(db_session(), [accepted.run_id])
-    status_url = url_for("api.submission", submission_id=accepted.submission_id, _external=True)
+    status_url = links.external_url("api.submission", submission_id=accepted.submission_id)
     response = _json({"submission_id": accepted.submission_id, "status_url": status_url}, 202)
     response.headers["Location"] = status_url
     return response

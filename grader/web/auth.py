@@ -8,7 +8,6 @@ when the link is opened. A password reset link is signed, expires, and works onc
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import urlsplit
 
 from flask import (
@@ -33,11 +32,13 @@ from wtforms.validators import DataRequired, Email, EqualTo, Length, Optional
 
 from grader.models import Course, Membership, Role, User
 from grader.services import identities, join_codes, mail
-from grader.web import limits
+from grader.web import limits, sign_in_throttle
 from grader.web.context import db_session, settings
+from grader.web.links import external_url
 
 blueprint = Blueprint("auth", __name__)
-blueprint.register_error_handler(RateLimitExceeded, limits.too_many_sign_ins)
+blueprint.register_error_handler(RateLimitExceeded, limits.too_many_messages)
+blueprint.register_error_handler(sign_in_throttle.Throttled, sign_in_throttle.too_many)
 
 _DUMMY_HASH = generate_password_hash("not a password of anyone")
 """Checked against when no account has the address, so that a wrong address takes as long
@@ -122,13 +123,6 @@ def _unknown_code(code: str) -> str:
     )
 
 
-def link_to(endpoint: str, **values: Any) -> str:
-    """An absolute link for a message: on ``Settings.public_url`` when set."""
-    path = url_for(endpoint, **values)
-    base = settings().public_url or request.host_url
-    return base.rstrip("/") + path
-
-
 def mailer() -> mail.MailSender:
     """The app's mail sender (``create_app`` sets it; tests put a ``mail.Outbox`` there)."""
     sender: mail.MailSender = current_app.extensions["grader.mail"]
@@ -136,16 +130,17 @@ def mailer() -> mail.MailSender:
 
 
 @blueprint.route("/login", methods=["GET", "POST"])
-@limits.sign_in_limited
 def login() -> str | Response:
     form = LoginForm()
     if form.validate_on_submit():
-        user = find_user(form.email.data or "")
+        email = form.email.data or ""
+        sign_in_throttle.check(email)
+        user = find_user(email)
         if password_matches(user, form.password.data or ""):
             assert user is not None
             sign_in(user)
             return redirect(_next_url())
-        limits.failed_sign_in()
+        sign_in_throttle.failed(email, known=user is not None)
         flash("Wrong email or password.", "error")
     return render_template("auth/login.html", form=form)
 
@@ -195,8 +190,8 @@ def register() -> str | Response:
                     "Someone (you, we hope) asked to create an account with this address on "
                     "the game-tree grader, but you already have an account: sign in, or "
                     "reset your password if you forgot it.\n\n"
-                    f"Sign in: {link_to('auth.login')}\n"
-                    f"Forgot your password? Reset it: {link_to('auth.forgot')}\n"
+                    f"Sign in: {external_url('auth.login')}\n"
+                    f"Forgot your password? Reset it: {external_url('auth.forgot')}\n"
                 ),
             )
         else:
@@ -212,7 +207,7 @@ def register() -> str | Response:
                 body=(
                     "To create your account on the game-tree grader, open this link and "
                     f"choose a password (it works for 24 hours):\n\n"
-                    f"{link_to('auth.confirm', token=token)}\n\n"
+                    f"{external_url('auth.confirm', token=token)}\n\n"
                     "If you did not ask for an account, ignore this message.\n"
                 ),
             )
@@ -275,7 +270,8 @@ def forgot() -> str | Response:
                 subject="Reset your password",
                 body=(
                     "To choose a new password for the game-tree grader, open this link "
-                    f"(it works once, for an hour):\n\n{link_to('auth.reset', token=token)}\n\n"
+                    "(it works once, for an hour):\n\n"
+                    f"{external_url('auth.reset', token=token)}\n\n"
                     "If you did not ask for it, ignore this message: your password stays.\n"
                 ),
             )

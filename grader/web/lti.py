@@ -24,7 +24,6 @@ from flask import (
     url_for,
 )
 from flask import session as browser_session
-from flask_limiter import RateLimitExceeded
 from flask_wtf import FlaskForm
 from pylti1p3.contrib.flask.cookie import FlaskCookieService
 from pylti1p3.contrib.flask.message_launch import FlaskMessageLaunch
@@ -46,12 +45,12 @@ from grader.models import LtiPlatform, User, utcnow
 from grader.models.accounts import PendingLink
 from grader.models.base import aware
 from grader.services import identities
-from grader.web import limits
+from grader.web import links, sign_in_throttle
 from grader.web.auth import password_matches, sign_in
 from grader.web.context import db_session, queue, role_required, settings
 
 blueprint = Blueprint("lti", __name__)
-blueprint.register_error_handler(RateLimitExceeded, limits.too_many_sign_ins)
+blueprint.register_error_handler(sign_in_throttle.Throttled, sign_in_throttle.too_many)
 log = logging.getLogger(__name__)
 
 LINK_SECONDS = 15 * 60
@@ -108,9 +107,9 @@ def _deployment_ids(text: str) -> list[str]:
 def tool_urls() -> dict[str, str]:
     """What an admin enters in the platform to configure the tool."""
     return {
-        "OIDC login initiation URL": url_for("lti.login", _external=True),
-        "Launch (redirect) URL": url_for("lti.launch", _external=True),
-        "Public key set (JWKS) URL": url_for("lti.jwks", _external=True),
+        "OIDC login initiation URL": links.external_url("lti.login"),
+        "Launch (redirect) URL": links.external_url("lti.launch"),
+        "Public key set (JWKS) URL": links.external_url("lti.jwks"),
     }
 
 
@@ -207,7 +206,7 @@ def login() -> Any:
         lti_request, conf, session_service=nonces, cookie_service=cookies
     )
     try:
-        return oidc.redirect(url_for("lti.launch", _external=True))
+        return oidc.redirect(links.external_url("lti.launch"))
     except (OIDCException, LtiException) as error:
         log.info("LTI login refused: %s", error)
         reason = str(error).rstrip(". ") or "it is incomplete"
@@ -302,7 +301,6 @@ def _offer_link(platform: LtiPlatform, local: User, claims: dict[str, Any]) -> R
     )
     db.add(pending)
     browser_session[LINK_SESSION_KEY] = pending.id
-    browser_session[limits.ACCOUNT_SESSION_KEY] = local.email
     return redirect(url_for("lti.link"))
 
 
@@ -319,7 +317,6 @@ def _pending() -> PendingLink | None:
 
 
 @blueprint.route("/link", methods=["GET", "POST"])
-@limits.sign_in_limited
 def link() -> Any:
     """A launch whose asserted email belongs to a local account: its owner links them by
     entering the account's password (the platform's identity then signs in to it), or
@@ -338,8 +335,10 @@ def link() -> Any:
     form = LinkForm()
     if form.validate_on_submit():
         if form.link.data:
+            # The same limits as the sign-in form: this page takes the account's password.
+            sign_in_throttle.check(local.email)
             if not password_matches(local, form.password.data or ""):
-                limits.failed_sign_in()
+                sign_in_throttle.failed(local.email, known=True)
                 flash("Wrong password: try again, or keep the accounts separate.", "error")
                 return _link_page(form, platform, local, claims)
             if account_to_link(db, platform, claims) is not None:
@@ -352,7 +351,6 @@ def link() -> Any:
 def _forget_pending(pending: PendingLink) -> None:
     db_session().delete(pending)
     browser_session.pop(LINK_SESSION_KEY, None)
-    browser_session.pop(limits.ACCOUNT_SESSION_KEY, None)
 
 
 def _link_page(form: LinkForm, platform: LtiPlatform, local: User, claims: dict[str, Any]) -> str:

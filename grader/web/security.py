@@ -110,10 +110,12 @@ def install(app: Flask, settings: Settings) -> None:
 
 
 def trusted_hosts(settings: Settings) -> list[str]:
-    """The host names the app answers to; empty: any (development, tests). Once any is
-    configured, the loopback names are added: the container's health check and a local
-    metrics scraper ask for ``127.0.0.1:8000``, and a link built from a loopback Host can
-    only lead a user to their own machine. (Werkzeug cannot match an IPv6 literal.)"""
+    """The host names the app answers to; empty: any, which only development without a
+    public URL or trusted hosts allows (elsewhere the web app needs a public URL, see
+    ``Settings.checked``, so its host is always here). Once any is configured, the
+    loopback names are added: the container's health check and a local metrics scraper
+    ask for ``127.0.0.1:8000``, and a link built from a loopback Host can only lead a user
+    to their own machine. (Werkzeug cannot match an IPv6 literal.)"""
     hosts = list(settings.trusted_hosts)
     public = urlsplit(settings.public_url).hostname if settings.public_url else None
     if public:
@@ -125,9 +127,10 @@ def trusted_hosts(settings: Settings) -> list[str]:
 
 def may_read_metrics(settings: Settings) -> bool:
     """Whether this request may read ``/metrics``: from an allowed address, or with the
-    metrics token. The address is the connection's own (``remote_addr``): no
-    X-Forwarded-For is trusted, so behind a proxy only the token opens it, unless the
-    proxy's address is allowed (and then everyone who reaches the proxy is)."""
+    metrics token. The address is ``remote_addr``: the connection's own, unless
+    ``proxy_hops`` names proxies in front, whose X-Forwarded-For then gives the client's (so
+    the allow-list holds clients, not the proxy). X-Forwarded-For from anyone else is never
+    read, so a client cannot claim to be loopback."""
     if request.remote_addr in settings.metrics_allow:
         return True
     if not settings.metrics_token:

@@ -4,8 +4,6 @@ against a small SMTP server on loopback), an outbox for tests; a failure is logg
 from __future__ import annotations
 
 import logging
-import socketserver
-import threading
 from collections.abc import Iterator
 from email import message_from_bytes
 from pathlib import Path
@@ -15,57 +13,15 @@ import pytest
 from grader.config import Settings
 from grader.services.mail import LogSender, Message, Outbox, SmtpSender, send, sender_for
 from grader.web import create_app
+from tests.smtp import Recorder, serving
 
 MESSAGE = Message(to="ada@example.edu", subject="Reset your password", body="Open /reset/abc")
 
 
-class SmtpHandler(socketserver.StreamRequestHandler):
-    """Just enough SMTP to take one message (RFC 5321's happy path)."""
-
-    def handle(self) -> None:
-        server: Recorder = self.server  # type: ignore[assignment]
-        self.wfile.write(b"220 test ESMTP\r\n")
-        envelope: dict[str, object] = {"rcpt": []}
-        while line := self.rfile.readline():
-            verb = line[:4].upper()
-            if verb in (b"EHLO", b"HELO"):
-                self.wfile.write(b"250 test\r\n")
-            elif verb == b"MAIL":
-                envelope["from"] = line.decode().strip()
-                self.wfile.write(b"250 OK\r\n")
-            elif verb == b"RCPT":
-                envelope["rcpt"].append(line.decode().strip())  # type: ignore[attr-defined]
-                self.wfile.write(b"250 OK\r\n")
-            elif verb == b"DATA":
-                self.wfile.write(b"354 go on\r\n")
-                data = b"".join(iter(lambda: self.rfile.readline(), b".\r\n"))
-                envelope["data"] = data
-                server.received.append(envelope)
-                self.wfile.write(b"250 OK\r\n")
-            elif verb == b"QUIT":
-                self.wfile.write(b"221 bye\r\n")
-                return
-            else:
-                self.wfile.write(b"250 OK\r\n")
-
-
-class Recorder(socketserver.ThreadingTCPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), SmtpHandler)
-        self.received: list[dict[str, object]] = []
-
-
 @pytest.fixture
 def smtp_server() -> Iterator[Recorder]:
-    server = Recorder()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
+    with serving() as server:
+        yield server
 
 
 def test_without_a_mail_url_messages_go_to_the_log(caplog: pytest.LogCaptureFixture) -> None:

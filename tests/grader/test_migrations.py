@@ -53,7 +53,11 @@ def test_the_app_refuses_to_start_without_a_secret_outside_development(tmp_path:
     with pytest.raises(ConfigError, match="too short"):
         create_app(Settings(env="production", instance_dir=tmp_path, secret_key="short"))
     strong = Settings(
-        env="production", instance_dir=tmp_path, secret_key="s" * 32, hidden_tree_key=b"k" * 32
+        env="production",
+        instance_dir=tmp_path,
+        secret_key="s" * 32,
+        hidden_tree_key=b"k" * 32,
+        public_url="https://grader.example.edu",
     )
     app = create_app(strong)
     assert app.config["SESSION_COOKIE_SECURE"] is True

@@ -1,6 +1,8 @@
 """Production refuses weak secrets: outside development, a hidden-tree key that is the
 built-in development key or shorter than 32 bytes stops the web app, a Celery worker at its
-start and the commands that draw hidden trees, each saying how to make a good key."""
+start and the commands that draw hidden trees, each saying how to make a good key. The web
+app alone also needs its public address (the links it mails are built from it); the worker
+and the commands do without."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from grader.cli import main
-from grader.config import MAKE_KEY, ConfigError, Settings
+from grader.config import MAKE_KEY, PUBLIC_URL_EXAMPLE, ConfigError, Settings
 from grader.web import create_app
 from reference.hidden import DEVELOPMENT_KEY
 
@@ -27,10 +29,12 @@ WEAK = {
     "31 bytes": "k" * 31,
 }
 CORRECT = ROOT / "exercises" / "implementations" / "alphabeta" / "correct_fail_hard.py"
+PUBLIC_URL = "https://grader.example.edu"
 
 
 def production(tmp_path: Path, key: str | None) -> dict[str, str]:
-    """The environment of a production service on this machine with hidden-tree ``key``."""
+    """The environment of a production worker or command on this machine with hidden-tree
+    ``key`` (no public URL: they mail no links)."""
     outside = {name: value for name, value in os.environ.items() if not name.startswith("GRADER_")}
     environment = {
         **outside,
@@ -44,6 +48,11 @@ def production(tmp_path: Path, key: str | None) -> dict[str, str]:
     return environment
 
 
+def web_production(tmp_path: Path, key: str | None) -> dict[str, str]:
+    """The same for the web app, which also needs its public address."""
+    return production(tmp_path, key) | {"GRADER_PUBLIC_URL": PUBLIC_URL}
+
+
 def settings_of(environment: dict[str, str]) -> Settings:
     return Settings.from_env(environment)
 
@@ -52,7 +61,7 @@ def settings_of(environment: dict[str, str]) -> Settings:
 def test_settings_with_a_weak_key_are_refused_saying_how_to_make_one(
     tmp_path: Path, key: str | None
 ) -> None:
-    settings = settings_of(production(tmp_path, key))
+    settings = settings_of(web_production(tmp_path, key))
     for needs_secret_key in (True, False):
         with pytest.raises(ConfigError, match="GRADER_HIDDEN_TREE_KEY") as refused:
             settings.checked(needs_secret_key=needs_secret_key)
@@ -63,7 +72,7 @@ def test_settings_with_a_weak_key_are_refused_saying_how_to_make_one(
 
 
 def test_a_strong_key_is_accepted(tmp_path: Path) -> None:
-    settings = settings_of(production(tmp_path, STRONG))
+    settings = settings_of(web_production(tmp_path, STRONG))
     assert settings.checked() is settings
     assert len(settings.hidden_tree_key) >= 32
 
@@ -71,12 +80,41 @@ def test_a_strong_key_is_accepted(tmp_path: Path) -> None:
 @pytest.mark.parametrize("key", list(WEAK.values()), ids=list(WEAK))
 def test_the_web_app_refuses_a_weak_key(tmp_path: Path, key: str | None) -> None:
     with pytest.raises(ConfigError, match="GRADER_HIDDEN_TREE_KEY"):
-        create_app(settings_of(production(tmp_path, key)))
+        create_app(settings_of(web_production(tmp_path, key)))
 
 
 def test_the_web_app_starts_with_a_strong_key(tmp_path: Path) -> None:
-    app = create_app(settings_of(production(tmp_path, STRONG)))
+    app = create_app(settings_of(web_production(tmp_path, STRONG)))
     assert app.test_client().get("/healthz").status_code == 200
+
+
+def test_the_web_app_refuses_to_start_without_a_public_url_saying_how_to_set_one(
+    tmp_path: Path,
+) -> None:
+    with pytest.raises(ConfigError) as refused:
+        create_app(settings_of(production(tmp_path, STRONG)))
+
+    message = str(refused.value)
+    assert message.startswith("GRADER_PUBLIC_URL is not set")
+    assert PUBLIC_URL_EXAMPLE in message and "GRADER_TRUSTED_HOSTS" in message
+
+
+def test_development_may_do_without_a_public_url(tmp_path: Path) -> None:
+    development = production(tmp_path, None) | {"GRADER_ENV": "development"}
+
+    app = create_app(settings_of(development))
+
+    assert app.test_client().get("/healthz").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "url", ["grader.example.edu", "ftp://grader.example.edu", "https://", "https://g.example/?a=1"]
+)
+def test_a_public_url_that_is_not_an_http_address_is_refused(tmp_path: Path, url: str) -> None:
+    settings = settings_of(web_production(tmp_path, STRONG) | {"GRADER_PUBLIC_URL": url})
+
+    with pytest.raises(ConfigError, match="GRADER_PUBLIC_URL must be an http:// or https://"):
+        settings.checked()
 
 
 def start_worker(tmp_path: Path, key: str | None) -> tuple[subprocess.Popen[bytes], Path]:

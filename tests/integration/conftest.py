@@ -195,22 +195,23 @@ def start_service_workers(
 
 
 Gunicorn = Callable[..., tuple[str, Path]]
-"""Starts gunicorn with an environment (and a number of worker processes, 2 unless told):
-its base URL and log."""
+"""Starts gunicorn with an environment, gunicorn options and a number of worker processes
+(2 unless told): its base URL and log."""
 
 
 @pytest.fixture
 def gunicorn(tmp_path: Path) -> Iterator[Gunicorn]:
     """Start gunicorn as scripts/run.sh does (two workers unless told, its default 30 s
-    timeout); stopped at the end of the test."""
+    timeout, an access log), with the environment ``env`` and any ``options`` after
+    run.sh's; its base URL once /healthz answers, and its log."""
     started: list[subprocess.Popen[bytes]] = []
 
-    def start(env: dict[str, str], *, processes: int = 2) -> tuple[str, Path]:
+    def start(env: dict[str, str], *options: str, processes: int = 2) -> tuple[str, Path]:
         port = free_port()
         log = tmp_path / f"gunicorn-{len(started)}.log"
         command = [
             sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers",
-            str(processes), "--access-logfile", "-", "grader.wsgi:app",
+            str(processes), "--access-logfile", "-", *options, "grader.wsgi:app",
         ]  # fmt: skip
         with log.open("ab") as out:
             process = subprocess.Popen(
@@ -220,7 +221,7 @@ def gunicorn(tmp_path: Path) -> Iterator[Gunicorn]:
         started.append(process)
         base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and process.poll() is None:
             try:
                 if requests.get(base + "/healthz", timeout=5).status_code == 200:
                     return base, log
@@ -230,8 +231,9 @@ def gunicorn(tmp_path: Path) -> Iterator[Gunicorn]:
 
     yield start
     for process in started:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(30)
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(30)
 
 
 @pytest.fixture(scope="session")

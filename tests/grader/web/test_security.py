@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from grader.config import Settings
+from grader.config import ConfigError, Settings
 from grader.db import Database
 from grader.models import Course, Role, User
 from grader.web import create_app
@@ -161,6 +161,31 @@ def test_a_forwarded_for_header_does_not_open_metrics(client: FlaskClient) -> No
     )
 
     assert response.status_code == 403
+
+
+def test_behind_a_proxy_the_allow_list_holds_the_client_the_proxy_forwarded(
+    settings: Settings, database: Database
+) -> None:
+    app = app_with(settings, database, proxy_hops=1, metrics_allow=("203.0.113.9",))
+    client = app.test_client()
+    proxy = {"REMOTE_ADDR": "127.0.0.1"}
+
+    def metrics(forwarded_for: str) -> int:
+        headers = {"X-Forwarded-For": forwarded_for}
+        return client.get("/metrics", environ_base=proxy, headers=headers).status_code
+
+    assert metrics("203.0.113.9") == 200
+    assert metrics("198.51.100.4") == 403
+    # A client's own claim comes first; the proxy appends the address it saw.
+    assert metrics("203.0.113.9, 198.51.100.4") == 403
+    assert client.get("/metrics", environ_base=proxy).status_code == 403  # the proxy itself
+
+
+def test_proxy_hops_are_read_from_the_environment_and_never_negative() -> None:
+    assert Settings().proxy_hops == 0
+    assert Settings.from_env({"GRADER_PROXY_HOPS": "2"}).proxy_hops == 2
+    with pytest.raises(ConfigError, match="GRADER_PROXY_HOPS must be 0 or more"):
+        Settings.from_env({"GRADER_PROXY_HOPS": "-1"}).checked()
 
 
 def test_the_metrics_token_opens_metrics_from_anywhere(
