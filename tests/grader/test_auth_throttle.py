@@ -20,6 +20,7 @@ from flask.testing import FlaskClient
 
 from grader.config import Settings
 from grader.db import Database
+from grader.services.mail import Outbox
 from grader.web import create_app
 from grader.web.limits import limiter
 from tests.grader.conftest import PASSWORD, UserFactory, csrf_token
@@ -261,3 +262,52 @@ def test_with_redis_the_failures_are_counted_in_redis_for_every_web_process(
     keys = [key.decode() for key in redis.Redis.from_url(REDIS_URL).keys("*sign-in*")]
     assert any(student.email in key for key in keys), keys
     assert sign_in(client, student.email, PASSWORD, address) == 429
+
+
+# -- forms that mail a message --
+
+
+def ask_reset(client: FlaskClient, email: str, address: str = "127.0.0.1") -> int:
+    response = client.post(
+        "/forgot",
+        data={"email": email, "csrf_token": csrf_token(client)},
+        environ_base={"REMOTE_ADDR": address},
+    )
+    return response.status_code
+
+
+def test_resets_asked_for_many_addresses_from_one_nat_leave_a_classmate_s_alone(
+    app: Flask, make_user: UserFactory
+) -> None:
+    # Twenty made-up addresses from the campus NAT, four times the per-address sign-in
+    # limit: the classmate behind the same NAT still gets their reset.
+    for _ in range(20):
+        assert ask_reset(app.test_client(), made_up()) in (200, 302)
+    classmate = make_user()
+    outbox = app.extensions["grader.mail"] = Outbox()
+
+    assert ask_reset(app.test_client(), classmate.email) in (200, 302)
+    assert [message.to for message in outbox.messages] == [classmate.email]
+
+
+def test_one_mailbox_gets_no_more_messages_than_the_sign_in_limits(
+    app: Flask, make_user: UserFactory
+) -> None:
+    target = make_user()
+    # From five addresses: the limit is the recipient's, wherever the requests come from.
+    for number in range(5):
+        assert ask_reset(app.test_client(), target.email.upper(), f"10.1.0.{number}") in (200, 302)
+
+    assert ask_reset(app.test_client(), target.email, "10.1.0.9") == 429
+    assert ask_reset(app.test_client(), make_user().email, "10.1.0.9") in (200, 302)
+
+
+def test_one_address_asking_far_more_than_a_class_is_stopped(
+    settings: Settings, database: Database
+) -> None:
+    app = app_with(settings, database, login_address_limits="8 per hour")
+    for _ in range(8):
+        assert ask_reset(app.test_client(), made_up()) in (200, 302)
+
+    assert ask_reset(app.test_client(), made_up()) == 429
+    assert ask_reset(app.test_client(), made_up(), "10.2.0.1") in (200, 302)
