@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session, undefer
 from grader.models import AddedImplementation, AddedState, Exercise, ExerciseVersion
 from reference.diagnosis import Signature
 from reference.diagnosis.stored import signature_from_json
-from reference.diagnosis.suspects import ADDED, AddedSuspect
+from reference.diagnosis.suspects import ADDED, AddedSuspect, NotCompared
 from reference.exercises.model import Exercise as ExerciseModel
 from reference.exercises.model import Limits
 from reference.hidden.library import Misconception
@@ -132,14 +132,14 @@ def sandbox_runner(
     budget: AddedBudget,
 ) -> Callable[[Tree], Signature | None]:
     """What runs ``source`` in the sandbox on one tree of ``model``, paid from ``budget``,
-    and gives its signature there (None where it did not run to an end of its own, the
-    sandbox could not run it, or the budget could not pay: it then matches nothing
-    there)."""
+    and gives its signature there (None where it did not run to an end of its own or the
+    sandbox could not run it: it then matches nothing there). Where the budget cannot
+    pay, :class:`NotCompared`: the suspect is left out of the diagnosis."""
 
     def run(tree: Tree) -> Signature | None:
         if budget.seconds <= 0:
             budget.wanted = True
-            return None
+            raise NotCompared(filename)
         limits = budget.limits(model.limits)
         if limits is None:
             if filename not in budget.left_out:
@@ -150,7 +150,7 @@ def sandbox_runner(
                     filename,
                     budget.seconds,
                 )
-            return None
+            raise NotCompared(filename)
         began = time.perf_counter()
         try:
             records = run_sandboxed_trees(

@@ -29,7 +29,7 @@ from reference.diagnosis.composition import composed
 from reference.diagnosis.findings import Composed, Diagnosis, Misconception, TreeEvidence
 from reference.diagnosis.signature import Signature, reference_signature, trusted_signature
 from reference.diagnosis.stored import tree_key
-from reference.diagnosis.suspects import AddedSuspect
+from reference.diagnosis.suspects import AddedSuspect, NotCompared
 from reference.exercises.model import Exercise
 from reference.hidden.library import Implementation
 from reference.hidden.library import Misconception as Told
@@ -128,6 +128,8 @@ class _Suspect:
     signatures: dict[str, Signature | None] = field(default_factory=dict)
     matched: int = 0
     shares: float = 0.0
+    excluded: bool = False
+    """Left out: it could not be compared on some tree (see :class:`NotCompared`)."""
 
     def bound(self) -> tuple[int, float]:
         """The best (matched trees, sum of shares) it can still reach."""
@@ -208,7 +210,12 @@ def diagnose(
     ]
 
     def compare(suspect: _Suspect, name: str) -> None:
-        signature = _signature(suspect, exercise, trees[name], kept[name])
+        try:
+            signature = _signature(suspect, exercise, trees[name], kept[name])
+        except NotCompared:
+            suspect.excluded = True
+            suspect.left.clear()
+            return
         found = (
             Agreement(0, max(1, len(student[name].steps)), name)
             if signature is None
@@ -239,6 +246,7 @@ def diagnose(
             for name in met:
                 if name in suspect.left:
                     compare(suspect, name)
+        suspects = [suspect for suspect in suspects if not suspect.excluded]
         suspects.sort(key=lambda suspect: (-suspect.matched, -suspect.shares, suspect.name))
         suspects = suspects[:NEAREST_AMONG]
     nearest = _best_first(suspects, compare, lambda done: _threshold(done, every))
@@ -254,7 +262,7 @@ def _best_first(
     """The suspects compared on every tree, best first: the one that can still reach the
     most is compared on its next tree, while it can still reach ``threshold`` (of those
     compared on every tree so far); the others are left as they are."""
-    done = [suspect for suspect in suspects if not suspect.left]
+    done = [suspect for suspect in suspects if not suspect.left and not suspect.excluded]
     waiting = [(_rank(suspect), index) for index, suspect in enumerate(suspects) if suspect.left]
     heapq.heapify(waiting)
     while waiting:
@@ -263,6 +271,8 @@ def _best_first(
         if not _reaches(suspect, threshold(done)):
             continue
         compare(suspect, suspect.left[0])
+        if suspect.excluded:
+            continue
         if suspect.left:
             heapq.heappush(waiting, (_rank(suspect), index))
         else:

@@ -20,6 +20,12 @@ ADDED = "added/"
 """The prefix of an added implementation's name (``added/<stem>``)."""
 
 
+class NotCompared(Exception):
+    """Raised by an added suspect's ``run`` when it will not be run on a tree (what its
+    course may spend on such runs is spent): the suspect is left out of the diagnosis,
+    neither named nor ranked, rather than judged on trees it was never run on."""
+
+
 @dataclass(frozen=True, slots=True)
 class AddedSuspect:
     """An instructor's wrong implementation, as the diagnosis compares it."""
@@ -31,7 +37,8 @@ class AddedSuspect:
     """Its signatures by :func:`tree_key`."""
     run: Callable[[Tree], Signature | None] | None = None
     """Runs it in the sandbox on a tree it has no stored signature of (None where it did
-    not complete); None: such trees are not compared."""
+    not complete; :class:`NotCompared` where it will not be run); None: such trees are not
+    compared."""
 
     def signature(self, tree: Tree) -> Signature | None:
         """Its signature on ``tree``, or None where it has none (it then matches nothing

@@ -18,11 +18,14 @@ from reference.diagnosis import (
     trusted_signature,
     values_agree,
 )
+from reference.diagnosis.stored import tree_key
+from reference.diagnosis.suspects import AddedSuspect, NotCompared
 from reference.exercises import load_catalog
 from reference.exercises.model import Exercise
 from reference.hidden import DEVELOPMENT_KEY, load_library
 from reference.hidden.generate import candidate_tree
 from reference.hidden.library import Implementation
+from reference.hidden.library import Misconception as Told
 from reference.hidden.trusted import run_trusted
 from reference.tree import Kind, Tree
 from tests.strategies import game_trees
@@ -237,3 +240,31 @@ def test_a_leaf_scored_in_the_parents_loop_agrees_with_a_call_on_it() -> None:
     )
     found = agreement(other, called, True)
     assert (found.matches, found.agreeing, found.first_difference) == (False, 1, "A2")
+
+
+def test_an_added_suspect_that_cannot_be_run_on_a_tree_is_left_out_not_named() -> None:
+    # An instructor's implementation that searched as the student does on every tree its
+    # signatures were stored for, which its course's budget cannot pay to run on the one
+    # left: it is not named, not even as the nearest (on all but one tree it would be).
+    found, trees = exercise("aima-fig5.2-alphabeta"), trees_of("aima-fig5.2-alphabeta")
+    student = as_student(PRUNES_ONLY_AT_MAX, found, trees)
+    unrun = "hidden-5"
+    stored = {tree_key(tree): student[name] for name, tree in trees.items() if name != unrun}
+    told = Told(name="mine", explanation="", pseudocode="", hint="")
+
+    def unpaid(tree: Tree) -> Signature | None:
+        raise NotCompared("mine.py")
+
+    def paid(tree: Tree) -> Signature | None:
+        return as_student(PRUNES_ONLY_AT_MAX, found, {"tree": tree})["tree"]
+
+    left_out = diagnose(
+        student, trees, found, library(), added=[AddedSuspect("added/mine", told, stored, unpaid)]
+    )
+    named = diagnose(
+        student, trees, found, library(), added=[AddedSuspect("added/mine", told, stored, paid)]
+    )
+
+    assert left_out is not None and named is not None
+    assert all("added/mine" not in m.implementations for m in left_out.misconceptions)
+    assert named.exact and named.misconceptions[0].implementations == ("added/mine",)
