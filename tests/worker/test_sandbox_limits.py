@@ -56,12 +56,12 @@ def test_a_flood_of_game_calls_is_a_protocol_violation() -> None:
 
 
 def test_an_infinite_loop_hits_the_cpu_limit() -> None:
-    started = time.monotonic()
     record = search_that("while True: pass")
     assert record.outcome.verdict is SandboxVerdict.TIME_LIMIT
     assert "CPU" in record.outcome.message
-    assert time.monotonic() - started < 1.5
-    assert record.usage.cpu_ms >= 900
+    # From the run's CPU accounting, not the clock (the machine may be busy): stopped at
+    # its 1 s of CPU, within the tenth of a second the trusted side checks at.
+    assert 900 <= record.usage.cpu_ms < 1500
 
 
 def test_sleeping_hits_the_wall_clock_limit() -> None:
@@ -69,7 +69,9 @@ def test_sleeping_hits_the_wall_clock_limit() -> None:
     record = search_that("import time; time.sleep(60)", limits=Limits(1, 0.5, 64))
     assert record.outcome.verdict is SandboxVerdict.TIME_LIMIT
     assert "real time" in record.outcome.message
-    assert 0.5 <= time.monotonic() - started < 1.0
+    # The run waits rather than computes; on a busy machine the trusted side may see the
+    # limit passed a little late, never early.
+    assert 0.5 <= time.monotonic() - started < 5.0
 
 
 def test_a_blocking_read_hits_the_wall_clock_limit() -> None:
