@@ -95,9 +95,11 @@ def create_app(
     app.register_blueprint(integrations.blueprint, url_prefix="/teach/integrations")
     app.register_blueprint(deliveries.blueprint, url_prefix="/teach/deliveries")
     app.register_blueprint(lti.blueprint, url_prefix="/lti")
-    # Machines sign these requests (webhook signatures, API tokens, LTI JWTs), not forms.
+    # Machines sign these requests (webhook signatures, API tokens, LTI JWTs), not forms;
+    # probes and scrapers (ops) have neither a sign-in nor a CSRF token.
     csrf.exempt(api.blueprint)
     csrf.exempt(lti.blueprint)
+    csrf.exempt(ops.blueprint)
     ops.register(app)
     app.after_request(context.end_unit_of_work)
     app.teardown_appcontext(_close_session)
