@@ -36,7 +36,7 @@ from grader.models.base import aware
 from grader.models.submissions import SubmissionKind
 from grader.services import analyses, notices, overrides, permissions, sections
 from grader.services.exercise_store import outline_version
-from grader.services.grades import AttemptScore, student_grade
+from grader.services.grades import AttemptScore, grades_of_student, student_grade
 from grader.services.runs import queue_position
 from grader.services.submissions import (
     SubmissionRefused,
@@ -212,11 +212,11 @@ def home() -> str:
             key=sections.exercise_order,
         )
     standings = _standings(current_user.id, [exercise.id for exercise in exercises])
-    for exercise in exercises:
-        found = standings.get(exercise.id)
-        if found is not None and exercise.due_at is not None:  # the best after the policy
-            grade = student_grade(session, exercise, current_user.id)
-            found.best, found.max_score = grade.score, grade.max_score
+    # Where a due date applies, the best score is the best after the late policy.
+    dated = [e for e in exercises if e.id in standings and e.due_at is not None]
+    for exercise_id, grade in grades_of_student(session, dated, current_user.id).items():
+        standings[exercise_id].best = grade.score
+        standings[exercise_id].max_score = grade.max_score
     return render_template(
         "student/home.html",
         courses=courses,
