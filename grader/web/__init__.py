@@ -14,7 +14,7 @@ from grader.db import Database
 from grader.models import User
 from grader.services import mail
 from grader.services.queue import Queue
-from grader.web import context, limits, security
+from grader.web import context, limits, security, template_filters
 
 csrf = CSRFProtect()
 login_manager = LoginManager()
@@ -80,6 +80,7 @@ def create_app(
     )
 
     errors.register(app)
+    template_filters.register(app)
     app.register_blueprint(auth.blueprint)
     app.register_blueprint(student.blueprint)
     app.register_blueprint(instructor.blueprint)
