@@ -222,6 +222,36 @@ def student_grades(
 
     With ``regrade_id``, the grades that regrade's preview would give once confirmed: its
     uncounted runs count as well (a graded one is its submission's newest)."""
+    found = _grades(session, [exercise], user_ids, regrade_id)
+    return {user_id: grade for (_, user_id), grade in found.items()}
+
+
+def student_grade(session: Session, exercise: Exercise, user_id: int) -> StudentGrade:
+    """``user_id``'s :class:`StudentGrade` on ``exercise``."""
+    return student_grades(session, exercise, [user_id])[user_id]
+
+
+def grades_of_student(
+    session: Session, exercises: Iterable[Exercise], user_id: int
+) -> dict[int, StudentGrade]:
+    """``user_id``'s :class:`StudentGrade` on each of ``exercises``, by exercise id, in three
+    statements however many exercises there are (a student's standings on their pages)."""
+    listed = list(exercises)
+    if not listed:
+        return {}
+    found = _grades(session, listed, [user_id], None)
+    return {exercise_id: grade for (exercise_id, _), grade in found.items()}
+
+
+def _grades(
+    session: Session,
+    exercises: list[Exercise],
+    user_ids: Iterable[int] | None,
+    regrade_id: int | None,
+) -> dict[tuple[int, int], StudentGrade]:
+    """The grades of ``user_ids`` (None: every student with an attempt, an extension or an
+    override) on ``exercises``, by (exercise id, user id), in three statements."""
+    by_id = {exercise.id: exercise for exercise in exercises}
     wanted = None if user_ids is None else set(user_ids)
     counts: ColumnElement[bool] = GradingRun.counted.is_(True)
     if regrade_id is not None:
@@ -230,7 +260,7 @@ def student_grades(
         select(GradingRun.submission_id, func.max(GradingRun.id).label("run_id"))
         .join(Submission, GradingRun.submission_id == Submission.id)
         .where(
-            Submission.exercise_id == exercise.id,
+            Submission.exercise_id.in_(by_id),
             counts,
             GradingRun.state == RunState.GRADED,
             GradingRun.verdict != RunVerdict.INTERNAL_ERROR,
@@ -239,6 +269,7 @@ def student_grades(
         .subquery()
     )
     rows = select(
+        Submission.exercise_id,
         Submission.user_id,
         Submission.id,
         Submission.attempt,
@@ -251,27 +282,28 @@ def student_grades(
     rows = (
         rows.outerjoin(latest_run, latest_run.c.submission_id == Submission.id)
         .outerjoin(GradingRun, GradingRun.id == latest_run.c.run_id)
-        .where(Submission.exercise_id == exercise.id, Submission.kind == SubmissionKind.ATTEMPT)
-        .order_by(Submission.user_id, Submission.attempt, Submission.id)
+        .where(Submission.exercise_id.in_(by_id), Submission.kind == SubmissionKind.ATTEMPT)
+        .order_by(Submission.exercise_id, Submission.user_id, Submission.attempt, Submission.id)
     )
-    extensions_query = select(Extension).where(Extension.exercise_id == exercise.id)
-    overrides_query = select(GradeOverride).where(GradeOverride.exercise_id == exercise.id)
+    extensions_query = select(Extension).where(Extension.exercise_id.in_(by_id))
+    overrides_query = select(GradeOverride).where(GradeOverride.exercise_id.in_(by_id))
     if wanted is not None:
         rows = rows.where(Submission.user_id.in_(wanted))
         extensions_query = extensions_query.where(Extension.user_id.in_(wanted))
         overrides_query = overrides_query.where(GradeOverride.user_id.in_(wanted))
-    extensions = {row.user_id: row for row in session.scalars(extensions_query)}
-    overrides = {row.user_id: row for row in session.scalars(overrides_query)}
-    grades: dict[int, StudentGrade] = {}
+    extensions = {(row.exercise_id, row.user_id): row for row in session.scalars(extensions_query)}
+    overrides = {(row.exercise_id, row.user_id): row for row in session.scalars(overrides_query)}
+    grades: dict[tuple[int, int], StudentGrade] = {}
 
-    def grade_of(user_id: int) -> StudentGrade:
-        if user_id not in grades:
-            grades[user_id] = StudentGrade(
-                user_id, deadline(exercise, extensions.get(user_id)), [], overrides.get(user_id)
+    def grade_of(key: tuple[int, int]) -> StudentGrade:
+        if key not in grades:
+            grades[key] = StudentGrade(
+                key[1], deadline(by_id[key[0]], extensions.get(key)), [], overrides.get(key)
             )
-        return grades[user_id]
+        return grades[key]
 
     for (
+        exercise_id,
         user_id,
         submission_id,
         attempt,
@@ -281,7 +313,7 @@ def student_grades(
         max_score,
         run_id,
     ) in session.execute(rows).all():
-        grade = grade_of(user_id)
+        grade = grade_of((exercise_id, user_id))
         grade.attempts.append(
             AttemptScore(
                 submission_id=submission_id,
@@ -294,14 +326,12 @@ def student_grades(
                 graded=run_id is not None,
             )
         )
-    for user_id in [*extensions, *overrides, *(wanted or ())]:
-        grade_of(user_id)
+    for key in [*extensions, *overrides]:
+        grade_of(key)
+    for exercise_id in by_id:
+        for user_id in wanted or ():
+            grade_of((exercise_id, user_id))
     return grades
-
-
-def student_grade(session: Session, exercise: Exercise, user_id: int) -> StudentGrade:
-    """``user_id``'s :class:`StudentGrade` on ``exercise``."""
-    return student_grades(session, exercise, [user_id])[user_id]
 
 
 def grade_json(grade: StudentGrade, attempt: AttemptScore | None = None) -> dict[str, Any]:

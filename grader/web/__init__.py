@@ -14,7 +14,7 @@ from grader.db import Database
 from grader.models import User
 from grader.services import mail
 from grader.services.queue import Queue
-from grader.web import context, limits, security
+from grader.web import context, limits, security, template_filters
 
 csrf = CSRFProtect()
 login_manager = LoginManager()
@@ -80,6 +80,7 @@ def create_app(
     )
 
     errors.register(app)
+    template_filters.register(app)
     app.register_blueprint(auth.blueprint)
     app.register_blueprint(student.blueprint)
     app.register_blueprint(instructor.blueprint)
@@ -95,9 +96,11 @@ def create_app(
     app.register_blueprint(integrations.blueprint, url_prefix="/teach/integrations")
     app.register_blueprint(deliveries.blueprint, url_prefix="/teach/deliveries")
     app.register_blueprint(lti.blueprint, url_prefix="/lti")
-    # Machines sign these requests (webhook signatures, API tokens, LTI JWTs), not forms.
+    # Machines sign these requests (webhook signatures, API tokens, LTI JWTs), not forms;
+    # probes and scrapers (ops) have neither a sign-in nor a CSRF token.
     csrf.exempt(api.blueprint)
     csrf.exempt(lti.blueprint)
+    csrf.exempt(ops.blueprint)
     ops.register(app)
     app.after_request(context.end_unit_of_work)
     app.teardown_appcontext(_close_session)

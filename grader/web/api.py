@@ -23,10 +23,11 @@ from werkzeug.wrappers import Response
 
 from grader.lms import intake
 from grader.lms.integrations import by_token
-from grader.lms.problems import KINDS, MEDIA_TYPE, Problem, for_status
+from grader.lms.problems import KINDS, Problem, for_status
 from grader.models import Exercise, Integration
 from grader.services.exercise_store import outline_version
 from grader.web import errors, links
+from grader.web.api_responses import API_PATH, api_root, json_response, problem_response
 from grader.web.context import db_session, queue, settings
 from grader.web.limits import limiter
 from reference.report import SCHEMA_PATH, report_schema
@@ -36,25 +37,7 @@ blueprint = Blueprint("api", __name__)
 log = logging.getLogger(__name__)
 
 PREFIX = "/api/"
-API_PATH = "/api/v1"
 OPENAPI = Path(__file__).resolve().parent / "static" / "openapi.json"
-
-
-def _json(document: object, status: int = 200, media_type: str = "application/json") -> Response:
-    return Response(json.dumps(document, indent=1) + "\n", status=status, mimetype=media_type)
-
-
-def _base_url() -> str:
-    """The API's root, on the service's public address (see :mod:`grader.web.links`)."""
-    return links.root() + API_PATH
-
-
-def problem_response(problem: Problem) -> Response:
-    response = _json(problem.document(_base_url()), problem.status, MEDIA_TYPE)
-    response.headers.update(problem.headers)
-    if problem.status == 401:
-        response.headers["WWW-Authenticate"] = 'Bearer realm="grader"'
-    return response
 
 
 # Errors: problem documents for everything under /api/.
@@ -167,7 +150,9 @@ def submit_from_lms() -> Response:
     if accepted.run_id is not None:
         queue().send_after_commit(db_session(), [accepted.run_id])
     status_url = links.external_url("api.submission", submission_id=accepted.submission_id)
-    response = _json({"submission_id": accepted.submission_id, "status_url": status_url}, 202)
+    response = json_response(
+        {"submission_id": accepted.submission_id, "status_url": status_url}, 202
+    )
     response.headers["Location"] = status_url
     return response
 
@@ -179,7 +164,7 @@ def submission(submission_id: int) -> Response:
     session = db_session()
     found = intake.submission_of(session, integration, submission_id)
     slug = session.scalar(select(Exercise.slug).where(Exercise.id == found.exercise_id))
-    return _json(intake.status_document(session, found, slug or ""))
+    return json_response(intake.status_document(session, found, slug or ""))
 
 
 @blueprint.get("/exercises")
@@ -205,7 +190,7 @@ def exercises() -> Response:
                 "max_score": model.scoring.total,
             }
         )
-    return _json({"exercises": listed})
+    return json_response({"exercises": listed})
 
 
 @blueprint.get("/openapi.json")
@@ -215,14 +200,14 @@ def openapi() -> Response:
     document = json.loads(OPENAPI.read_text(encoding="utf-8"))
     public_url = settings().public_url
     document["servers"] = [{"url": (public_url.rstrip("/") + API_PATH) if public_url else API_PATH}]
-    return _json(document)
+    return json_response(document)
 
 
 @blueprint.get(SCHEMA_PATH.removeprefix(API_PATH))
 def report_schema_document() -> Response:
     """The JSON Schema of the grading report (``report`` of a submission and of a callback),
     generated from :class:`reference.report.Report`. The URL names the schema's version."""
-    return _json(report_schema(), media_type="application/schema+json")
+    return json_response(report_schema(), media_type="application/schema+json")
 
 
 @blueprint.get("/problems/<name>")
@@ -231,9 +216,9 @@ def problem_kind(name: str) -> Response:
     kind = KINDS.get(name)
     if kind is None:
         raise Problem("not-found", f"no problem type {name!r}")
-    return _json(
+    return json_response(
         {
-            "type": f"{_base_url()}/problems/{name}",
+            "type": f"{api_root()}/problems/{name}",
             "title": kind.title,
             "status": kind.status,
             "explanation": kind.explanation,

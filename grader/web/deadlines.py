@@ -1,6 +1,6 @@
-"""Deadlines on the pages: the instructor's forms for an exercise's dates, late policy and
-students' extensions, and what the students' pages say about when an exercise is due and
-what a late attempt costs.
+"""Deadlines on the pages: what the students' pages say about when an exercise is due and
+what a late attempt costs, and the instructor's views that save an exercise's dates, late
+policy and students' extensions (their forms: :mod:`grader.web.deadline_panel`).
 
 Times are entered in the instructor's own time zone (a ``datetime-local`` input and the
 browser's IANA zone in a hidden field, filled by ``static/js/localtime.js``), stored in
@@ -16,57 +16,27 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Blueprint, abort, flash, redirect, url_for
 from flask_login import current_user
-from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
-from wtforms import DateTimeLocalField, FloatField, HiddenField, SelectField, StringField
-from wtforms.validators import InputRequired, Length, Optional
 
-from grader.models import Exercise, Extension, LatePolicy, Membership, Role, User, utcnow
+from grader.models import Exercise, Extension, LatePolicy, Role, User, utcnow
 from grader.models.base import aware
 from grader.services import deadlines
 from grader.services.grades import AttemptScore, Deadline, deadline, deadline_for
 from grader.web.context import db_session, queue, role_required, taught_exercise
+from grader.web.deadline_panel import (
+    EXTENSION,
+    DatesForm,
+    ExtensionForm,
+    RemoveForm,
+    panel,
+    students_of,
+)
+from grader.web.exercise_page import exercise_view
 
 blueprint = Blueprint("deadlines", __name__, url_prefix="/teach")
-
-LOCAL_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S"]
-POLICIES = [
-    (LatePolicy.NONE.value, "Accept late submissions, marked late, without a penalty"),
-    (LatePolicy.PENALTY.value, "Accept them with a penalty per started day late"),
-    (LatePolicy.REFUSE.value, "Refuse submissions after the due date"),
-]
-
-
-class DatesForm(FlaskForm):
-    opens_at = DateTimeLocalField("Opens at", format=LOCAL_FORMATS, validators=[Optional()])
-    due_at = DateTimeLocalField("Due at", format=LOCAL_FORMATS, validators=[Optional()])
-    time_zone = HiddenField(default="UTC")
-    late_policy = SelectField("Late submissions", choices=POLICIES, default=LatePolicy.NONE)
-    penalty_per_day = FloatField("Penalty per started day (%)", validators=[Optional()])
-    penalty_cap = FloatField("At most (%)", validators=[Optional()])
-
-
-class ExtensionForm(FlaskForm):
-    student = SelectField("Student", coerce=int, validate_choice=False)
-    due_at = DateTimeLocalField(
-        "New due date",
-        format=LOCAL_FORMATS,
-        validators=[InputRequired("Give the student's new due date.")],
-    )
-    time_zone = HiddenField(default="UTC")
-    reason = StringField("Reason", validators=[Length(max=500)])
-
-
-EXTENSION = "extension"
-"""The extension form's prefix: its fields' names and ids stay apart from the dates'."""
-
-
-class RemoveForm(FlaskForm):
-    """Remove an extension: the CSRF token only."""
-
 
 # -- times -----------------------------------------------------------------------------
 
@@ -112,10 +82,6 @@ def from_now(moment: datetime, now: datetime) -> str:
     count = int(size // length)
     words = f"{count} {unit}{'' if count == 1 else 's'}"
     return f"in {words}" if seconds > 0 else f"{words} ago"
-
-
-def _local_value(moment: datetime | None) -> str:
-    return "" if moment is None else f"{aware(moment).astimezone(UTC):%Y-%m-%dT%H:%M}"
 
 
 # -- the students' pages ---------------------------------------------------------------
@@ -238,65 +204,7 @@ def local_time(moment: datetime | None, relative: bool = False) -> Markup:
 # -- the instructor's pages ------------------------------------------------------------
 
 
-def _students(session: Session, course_id: int) -> list[User]:
-    return list(
-        session.scalars(
-            select(User)
-            .join(Membership, Membership.user_id == User.id)
-            .where(Membership.course_id == course_id, Membership.role == Role.STUDENT)
-            .order_by(User.name, User.id)
-        )
-    )
-
-
-def panel(
-    exercise: Exercise,
-    dates_form: DatesForm | None = None,
-    extension_form: ExtensionForm | None = None,
-) -> dict[str, Any]:
-    """What the exercise page's deadline section shows: the forms (filled with the stored
-    values, which the script moves into the instructor's time zone), the extensions."""
-    session = db_session()
-    rules = deadlines.Rules.of(exercise)
-    if dates_form is None:
-        dates_form = DatesForm(
-            formdata=None,
-            late_policy=rules.policy.value,
-            penalty_per_day=rules.penalty_per_day,
-            penalty_cap=rules.penalty_cap,
-        )
-        utc_values = {
-            "opens_at": _local_value(rules.opens_at),
-            "due_at": _local_value(rules.due_at),
-        }
-    else:
-        utc_values = {}
-    students = _students(session, exercise.course_id)
-    extension_form = extension_form or ExtensionForm(formdata=None, prefix=EXTENSION)
-    extension_form.student.choices = [(0, "Choose a student")] + [
-        (student.id, f"{student.name} ({student.email})") for student in students
-    ]
-    extensions = session.execute(
-        select(Extension, User)
-        .join(User, User.id == Extension.user_id)
-        .where(Extension.exercise_id == exercise.id)
-        .order_by(User.name, User.id)
-    ).all()
-    return {
-        "rules": rules,
-        "origin": exercise.due_origin,
-        "dates_form": dates_form,
-        "utc_values": utc_values,
-        "extension_form": extension_form,
-        "extensions": [(row, user, deadline(exercise, row).extended) for row, user in extensions],
-        "remove_form": RemoveForm(),
-        "policy": deadlines.policy_words(deadline(exercise)),
-    }
-
-
 def _again(exercise: Exercise, **forms: Any) -> tuple[str, int]:
-    from grader.web.instructor import exercise_view
-
     return exercise_view(exercise, deadlines=panel(exercise, **forms)), 422
 
 
@@ -335,7 +243,7 @@ def grant(exercise_id: int) -> Response | tuple[str, int]:
     exercise = taught_exercise(exercise_id)
     session = db_session()
     form = ExtensionForm(prefix=EXTENSION)
-    students = {student.id: student for student in _students(session, exercise.course_id)}
+    students = {student.id: student for student in students_of(session, exercise.course_id)}
     if not form.validate_on_submit():
         return _again(exercise, extension_form=form)
     student = students.get(form.student.data or 0)

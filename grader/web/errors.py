@@ -12,6 +12,9 @@ from sqlalchemy import exc as sa
 from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.wrappers import Response
 
+from grader.lms.problems import Problem
+from grader.web.api_responses import problem_response
+
 log = logging.getLogger(__name__)
 
 EXPLANATIONS = {
@@ -71,9 +74,6 @@ def unavailable(error: BaseException | None) -> Response:
     log.error("database unavailable on %s %s: %s", request.method, request.path, _first_line(error))
     retry = {"Retry-After": str(RETRY_AFTER_SECONDS)}
     if request.path.startswith("/api/"):
-        from grader.lms.problems import Problem
-        from grader.web.api import problem_response
-
         return problem_response(Problem("unavailable", headers=retry))
     page = _plain(503, "Service Unavailable", EXPLANATIONS[503])
     return Response(page, 503, retry, mimetype="text/html")

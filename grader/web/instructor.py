@@ -14,7 +14,6 @@ from datetime import datetime
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 from flask_wtf import FlaskForm
-from sqlalchemy import select
 from werkzeug.wrappers import Response
 from wtforms import MultipleFileField, StringField
 from wtforms.validators import Length
@@ -42,6 +41,7 @@ from grader.web.context import (
     taught_course,
     taught_exercise,
 )
+from grader.web.exercise_page import ActionForm, exercise_view
 from grader.web.treesvg import NodeMark
 from grader.web.treesvg import stored_tree_svg as draw
 from reference.problems import FileProblems, Problem, in_file_order
@@ -51,10 +51,6 @@ log = logging.getLogger(__name__)
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """Cells a spreadsheet would read as a formula."""
-
-
-class ActionForm(FlaskForm):
-    """A button that changes something (publish, regrade): the CSRF token only."""
 
 
 class UploadForm(FlaskForm):
@@ -198,34 +194,6 @@ def _upload_page(
 @role_required(Role.INSTRUCTOR)
 def exercise_page(exercise_id: int) -> str:
     return exercise_view(taught_exercise(exercise_id))
-
-
-def exercise_view(exercise: Exercise, **panels: object) -> str:
-    """The exercise's page; ``panels`` replace the default of a section (a form with its
-    errors)."""
-    from grader.web import added_implementations, deadlines  # their views render it too
-
-    panels.setdefault("deadlines", deadlines.panel(exercise))
-    panels.setdefault("mistakes", added_implementations.panel(exercise))
-    versions = (
-        db_session()
-        .scalars(
-            select(ExerciseVersion)
-            .where(ExerciseVersion.exercise_id == exercise.id)
-            .order_by(ExerciseVersion.id.desc())
-        )
-        .all()
-    )
-    course = db_session().get(Course, exercise.course_id)
-    return render_template(
-        "instructor/exercise.html",
-        exercise=exercise,
-        course=course,
-        versions=versions,
-        form=ActionForm(),
-        status_words=lifecycle.STATUS_WORDS,
-        **panels,
-    )
 
 
 @blueprint.route("/exercises/<int:exercise_id>/versions/<int:version_id>")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import url_for
 from sqlalchemy.orm import Session
 
 from grader.config import Settings
@@ -13,7 +14,8 @@ from grader.models import Exercise, ExerciseVersion, RunState, Submission
 from grader.services import analyses
 from grader.services.exercise_store import outline_version
 from grader.services.results import load_report
-from grader.web.context import queue
+from grader.services.runs import queue_position
+from grader.web.context import db_session, queue
 from grader.web.feedback import TreeView, tree_views
 from grader.web.source import render_source, report_marks
 from reference.algorithms import ALGORITHMS
@@ -67,4 +69,23 @@ def feedback_parts(
         "source_listing": render_source(submission.source, marks),
         "source_marks": marks,
         "format_value": format_value,
+    }
+
+
+def status_document(submission: Submission) -> dict[str, Any]:
+    """Where the submission's latest run is (its queue position while it waits), and once
+    finished its verdict, score and feedback link: the status the page polls."""
+    run = submission.latest_run
+    if run is None:
+        return {"state": "none", "position": None, "verdict": None, "score": None,
+                "max_score": None, "feedback_url": None}  # fmt: skip
+    finished = run.state in FINISHED
+    url = url_for("student.submission", submission_id=submission.id) + "#feedback"
+    return {
+        "state": run.state,
+        "position": queue_position(db_session(), run),
+        "verdict": run.verdict,
+        "score": run.score,
+        "max_score": run.max_score,
+        "feedback_url": url if finished else None,
     }

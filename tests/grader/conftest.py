@@ -9,6 +9,7 @@ import re
 import secrets
 import shutil
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import create_engine, select, text
+from sqlalchemy import create_engine, event, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 from werkzeug.security import generate_password_hash
@@ -226,6 +227,21 @@ def backend(request: pytest.FixtureRequest, settings: Settings) -> Iterator[Back
         yield Backend("postgresql", settings, database, found)
     finally:
         database.engine.dispose()
+
+
+@contextmanager
+def counted(database: Database) -> Iterator[list[str]]:
+    """The SQL statements run on ``database`` inside the block."""
+    statements: list[str] = []
+
+    def note(*args: Any) -> None:
+        statements.append(args[2])
+
+    event.listen(database.engine, "before_cursor_execute", note)
+    try:
+        yield statements
+    finally:
+        event.remove(database.engine, "before_cursor_execute", note)
 
 
 def csrf_token(client: FlaskClient) -> str:

@@ -19,7 +19,7 @@ from grader.config import Settings
 from grader.db import Database
 from grader.models import Course, Exercise, Role, Submission, User
 from grader.services.submissions import submit
-from grader.web.student import ATTEMPTS_SHOWN
+from grader.web.student_work import ATTEMPTS_SHOWN
 from tests.grader.conftest import (
     UserFactory,
     analysed,
