@@ -5,11 +5,7 @@ grading and through the worker's run."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
-
-from sqlalchemy import event, select, update
+from sqlalchemy import select, update
 
 from grader.config import Settings
 from grader.db import Database
@@ -20,7 +16,7 @@ from grader.services.submissions import submit
 from reference.diagnosis.stored import tree_key
 from reference.hidden import DEVELOPMENT_KEY
 from reference.report import Report
-from tests.grader.conftest import Backend, UserFactory, stored_report
+from tests.grader.conftest import Backend, UserFactory, counted, stored_report
 from tests.worker.added_sources import (
     CORRECT_SOURCE,
     EXERCISES,
@@ -34,21 +30,6 @@ from tests.worker.test_added_check import added
 from worker.added_check import check_added
 from worker.added_suspects import AddedBudget, added_suspects
 from worker.grading import cases, grade
-
-
-@contextmanager
-def counted(database: Database) -> Iterator[list[str]]:
-    """The SQL statements run on ``database`` inside the block."""
-    statements: list[str] = []
-
-    def note(*args: Any) -> None:
-        statements.append(args[2])
-
-    event.listen(database.engine, "before_cursor_execute", note)
-    try:
-        yield statements
-    finally:
-        event.remove(database.engine, "before_cursor_execute", note)
 
 
 def current(
