@@ -31,6 +31,8 @@ from tests.reference.test_diagnosis import (
 )
 from tests.strategies import game_trees
 
+pytestmark = pytest.mark.slow
+
 SHOWN = matching.SHOWN
 
 

@@ -21,6 +21,7 @@ def evaluation(position: str, max_player: str = "X") -> object:
     return game.evaluate(game.initial_state())
 
 
+@pytest.mark.slow
 def test_the_full_tree_from_the_empty_board_matches_the_fixture() -> None:
     started = time.perf_counter()
     tree = generate("tictactoe")

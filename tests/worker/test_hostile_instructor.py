@@ -31,6 +31,8 @@ from worker.added_check import check_added
 from worker.added_suspects import AddedBudget, added_suspects
 from worker.grading import grade
 
+pytestmark = pytest.mark.slow
+
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 CATALOG = load_catalog(EXERCISES)
 LIBRARY = EXERCISES / LIBRARY_FOLDER

@@ -13,6 +13,8 @@ from reference.exercises import Exercise, load_catalog
 from reference.hidden import DEVELOPMENT_KEY, LIBRARY_FOLDER, Implementation, load_library
 from worker.grading import grade
 
+pytestmark = pytest.mark.slow
+
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 CATALOG = load_catalog(EXERCISES)
 LIBRARY = load_library(EXERCISES / LIBRARY_FOLDER)

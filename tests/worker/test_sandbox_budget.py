@@ -21,6 +21,8 @@ from worker.sandbox import (
     run_sandboxed_trees,
 )
 
+pytestmark = pytest.mark.slow
+
 SEARCH = """
 def max_value(game, state, alpha, beta):
     {body}

@@ -34,6 +34,8 @@ from tests.worker.test_sandbox_support import (
 from worker.harness.local import entry_spec
 from worker.sandbox import SandboxOptions, SandboxVerdict, run_sandboxed_trees
 
+pytestmark = pytest.mark.slow
+
 CORPUS = sorted((Path(__file__).parent / "hostile").glob("*.py"))
 KNOWN_ISSUES: dict[str, str] = {}
 

@@ -21,6 +21,8 @@ from tests.worker.test_sandbox_support import (
 )
 from worker.sandbox import RunRecord, SandboxVerdict
 
+pytestmark = pytest.mark.slow
+
 SEARCH = """
 def max_value(game, state, alpha, beta):
     {body}
