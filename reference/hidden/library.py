@@ -30,10 +30,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from reference.algorithms import ALGORITHMS
 from reference.exercises.model import ENTRY_POINTS, Exercise
 from reference.hidden.trusted import judge_source
 from reference.problems import FileProblems, Problem
-from reference.search import ALGORITHMS, SearchError
+from reference.search import SearchError
 
 LIBRARY_FOLDER = "implementations"
 """The library's folder inside the exercises directory."""
