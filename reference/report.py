@@ -91,7 +91,13 @@ class RunVerdict(StrEnum):
     ``passed`` and ``failed`` are a search that ran to its end and was judged; the others
     (but ``not_run``) are the sandbox's words for a run it stopped. ``not_run`` is a tree
     that was never run: the file does not compile, an earlier tree hit a limit, or the
-    submission's time was spent."""
+    submission's time was spent.
+
+    A submission's verdict is not picked by a rank among these: it is ``compile_error``
+    when the file does not compile, else the verdict of its first tree (in the trees'
+    order) that did not run to its end, else ``time_limit`` when the submission's time
+    ran out before every tree ran, else ``failed`` if a tree failed, else ``passed``
+    (:func:`worker.grading.grade`)."""
 
     PASSED = "passed"
     FAILED = "failed"
@@ -103,6 +109,30 @@ class RunVerdict(StrEnum):
     PROTOCOL_VIOLATION = "protocol_violation"
     INTERNAL_ERROR = "internal_error"
     NOT_RUN = "not_run"
+
+    @property
+    def is_judged(self) -> bool:
+        """A search that ran to its end and was judged: ``passed`` or ``failed``."""
+        return self in (RunVerdict.PASSED, RunVerdict.FAILED)
+
+    @property
+    def is_limit(self) -> bool:
+        """A limit of time or memory: a verdict that may differ with more time or on a less
+        loaded machine (a fast-lane run with one is graded again in the slow lane).
+        ``output_limit`` is not one: the same code prints as much anywhere."""
+        return self in (RunVerdict.TIME_LIMIT, RunVerdict.MEMORY_LIMIT)
+
+    @property
+    def ends_run(self) -> bool:
+        """Whether a tree that ends so stops the submission: its remaining trees are not run
+        (``not_run``), since what hit a limit, broke the protocol or did not compile on one
+        tree would cost as much on the next, for nothing. A ``runtime_error`` does not: the
+        next tree may not reach the same fault."""
+        return self.is_limit or self in (
+            RunVerdict.OUTPUT_LIMIT,
+            RunVerdict.PROTOCOL_VIOLATION,
+            RunVerdict.COMPILE_ERROR,
+        )
 
 
 def finite(value: int | float | str | None) -> int | float | str | None:

@@ -32,6 +32,7 @@ from reference.diagnosis.stored import signature_to_json, tree_key
 from reference.exercises.model import Exercise as ExerciseModel
 from reference.feedback import judge
 from reference.problems import FileProblems
+from reference.report import RunVerdict
 from reference.search import SearchResult
 from reference.stored_tree import to_json
 from reference.tree import Tree
@@ -139,7 +140,7 @@ def check_source(
         _row(model, item, records[index] if index < len(records) else None)
         for index, item in enumerate(trees)
     ]
-    completed = [row for row in rows if row["verdict"] in ("passed", "failed")]
+    completed = [row for row in rows if RunVerdict(row["verdict"]).is_judged]
     if not completed:
         # Every run raised or hit a limit: what happened on the first tree says why.
         first = rows[0]
@@ -170,7 +171,7 @@ def _row(model: ExerciseModel, item: _Tree, record: RunRecord | None) -> dict[st
         "nodes": len(item.tree),
         "key": tree_key(item.tree),
         "drawing": to_json(item.tree) if len(item.tree) <= DRAWN_NODES else None,
-        "verdict": "not_run",
+        "verdict": RunVerdict.NOT_RUN.value,
         "caught": False,
         "signature": None,
         "message": None,
@@ -182,11 +183,11 @@ def _row(model: ExerciseModel, item: _Tree, record: RunRecord | None) -> dict[st
     if outcome.verdict is SandboxVerdict.COMPLETED:
         reference = item.reference or model.reference(item.tree)
         feedback = judge(item.tree, reference, record.observed, model.scoring)
-        row["verdict"] = "passed" if feedback.perfect else "failed"
+        row["verdict"] = outcome.verdict.judged(feedback.perfect).value
         row["caught"] = not feedback.perfect
     else:
         # A grading fails a search that ends so: the tree catches it.
-        row["verdict"] = str(outcome.verdict)
+        row["verdict"] = outcome.verdict.judged(False).value
         row["caught"] = True
         row["message"] = _positioned(outcome.message, outcome.line)[:MESSAGE_LIMIT]
     signature = signature_of(record)

@@ -32,7 +32,7 @@ from reference.diagnosis.stored import signature_from_json
 from reference.diagnosis.suspects import ADDED, AddedSuspect, NotCompared
 from reference.exercises.model import Exercise as ExerciseModel
 from reference.exercises.model import Limits
-from reference.hidden.library import Misconception
+from reference.hidden.library import MisconceptionText
 from reference.tree import Tree
 from worker.added_check import signature_of, spec_for
 from worker.sandbox import SandboxOptions, SandboxUnavailable, run_sandboxed_trees
@@ -109,7 +109,7 @@ def added_suspects(
         suspects.append(
             AddedSuspect(
                 name=f"{ADDED}{row.stem}",
-                told=Misconception(
+                told=MisconceptionText(
                     name=row.name,
                     explanation=row.explanation,
                     pseudocode=row.pseudocode,

@@ -68,9 +68,6 @@ that wait rather than compute)."""
 FAST_LANE_MEMORY_MB = 64
 """Memory a fast-lane run's search may use (a correct search needs a few megabytes; filling
 the exercise's whole allowance costs a tenth of a second or more of the kernel's time)."""
-LIMIT_VERDICTS = frozenset({"time_limit", "memory_limit"})
-"""Verdicts of a tree that may differ with more time (or another machine's load): a
-fast-lane run with one is graded again in the slow lane."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,8 +214,9 @@ def _with_fast_limits(model: Exercise) -> Exercise:
 
 def _hit_a_limit(report: Report) -> bool:
     """Whether a tree of the report hit a limit of time or memory (or the budget ran out)."""
-    verdicts = {report.verdict} | {case.verdict for case in report.cases}
-    return bool(verdicts & LIMIT_VERDICTS)
+    # A limit verdict may differ with more time (or another machine's load): such a
+    # fast-lane run is graded again in the slow lane.
+    return report.verdict.is_limit or any(case.verdict.is_limit for case in report.cases)
 
 
 def _to_slow_lane(database: Database, settings: Settings, job: Job, why: str, began: float) -> str:

@@ -52,7 +52,6 @@ from reference.verdict_words import verdict_word
 from worker.diagnosis import diagnosis_of
 from worker.harness.local import entry_spec
 from worker.sandbox import (
-    STOPPING_VERDICTS,
     RunRecord,
     SandboxOptions,
     SandboxOutcome,
@@ -69,9 +68,6 @@ VALUE_TEXT_LIMIT = 40
 """Characters of a value kept in a report (a fraction can have thousands of digits)."""
 MESSAGE_LIMIT = 500
 """Characters of a message kept in a report."""
-NOT_RUN = str(RunVerdict.NOT_RUN)
-"""The verdict of a tree that was not run: the file does not compile, an earlier tree hit
-a limit, or the submission's time was spent."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,11 +159,11 @@ def _kept_reference(exercise: Exercise, tree: Tree) -> SearchResult | None:
     return exercise.reference(tree) if len(tree) <= REFERENCE_KEPT_NODES else None
 
 
-def _run_verdict(record: RunRecord, feedback: TreeFeedback | None) -> str:
-    if record.outcome.verdict is not SandboxVerdict.COMPLETED:
-        return str(record.outcome.verdict)
-    assert feedback is not None
-    return "passed" if feedback.perfect else "failed"
+def _run_verdict(record: RunRecord, feedback: TreeFeedback | None) -> RunVerdict:
+    """A tree's verdict: why its run stopped, else the judgement of its search."""
+    verdict = record.outcome.verdict
+    assert feedback is not None or verdict is not SandboxVerdict.COMPLETED
+    return verdict.judged(feedback is not None and feedback.perfect)
 
 
 def _short(text: str, limit: int = VALUE_TEXT_LIMIT) -> str:
@@ -332,7 +328,7 @@ def _case_report(
     reasons: tuple[str, ...] = HIDDEN_REASONS,
     scoring: Scoring | None = None,
 ) -> TreeCase:
-    verdict = RunVerdict(_run_verdict(record, feedback))
+    verdict = _run_verdict(record, feedback)
     report = TreeCase(name=case.name, hidden=case.hidden, verdict=verdict)
     if case.hidden:
         # Students learn only the verdict and, for a failed search, one reason of a fixed
@@ -468,7 +464,7 @@ def _stopped_because(
     """Why the trees after the last record were not run."""
     if compile_error is not None:
         return "the file does not compile"
-    if records and records[-1].outcome.verdict in STOPPING_VERDICTS:
+    if records and records[-1].outcome.verdict.ends_run:
         case = found[len(records) - 1]
         where = "a hidden tree" if case.hidden else f"tree {case.name}"
         words = verdict_word(records[-1].outcome.verdict)
@@ -572,7 +568,7 @@ def grade(
     dropped = printed - len(kept.encode())
     report = Report(
         exercise=exercise.slug,
-        verdict=RunVerdict(verdict),
+        verdict=verdict,
         score=total.score,
         max_score=total.max_score,
         score_parts=total_parts(total),
@@ -601,9 +597,9 @@ def _overall(
     problem: tuple[Case, RunRecord] | None,
     compile_error: SandboxOutcome | None,
     unrun: list[Case],
-) -> tuple[str, str]:
+) -> tuple[RunVerdict, str]:
     if compile_error is not None:
-        return str(compile_error.verdict), _positioned(compile_error)
+        return RunVerdict.COMPILE_ERROR, _positioned(compile_error)
     if problem is not None:
         case, record = problem
         outcome = record.outcome
@@ -611,18 +607,18 @@ def _overall(
             # Its message and line are the student's to choose (an exception's text can
             # carry anything the code saw): of a hidden tree, only the verdict is told.
             words = verdict_word(outcome.verdict)
-            return str(outcome.verdict), f"{words} on a hidden tree ({case.name})"
-        return str(outcome.verdict), _positioned(outcome)
+            return _run_verdict(record, None), f"{words} on a hidden tree ({case.name})"
+        return _run_verdict(record, None), _positioned(outcome)
     if unrun:
-        return str(SandboxVerdict.TIME_LIMIT), (
+        return RunVerdict.TIME_LIMIT, (
             f"{len(unrun)} of {len(reports)} trees were not run: "
             + (reports[-len(unrun)].message or "").removeprefix("not run: ")
         )
     failed = [report.name for report in reports if report.verdict != RunVerdict.PASSED]
     if not failed:
-        return "passed", f"all {len(reports)} trees passed"
+        return RunVerdict.PASSED, f"all {len(reports)} trees passed"
     return (
-        "failed",
+        RunVerdict.FAILED,
         f"{len(failed)} of {len(reports)} trees differ from the reference: " + ", ".join(failed),
     )
 

@@ -11,12 +11,13 @@ from grader.cli.generate import generate
 from grader.cli.import_cs188 import import_cs188
 from grader.config import ConfigError, Settings
 from reference import treefile
+from reference.algorithms import ALGORITHMS
 from reference.drawing import draw
 from reference.exercises import Catalog, Exercise, load_catalog, load_exercise
 from reference.exercises.loader import EXERCISE_FILE
 from reference.hidden import LIBRARY_FOLDER, load_library
 from reference.problems import FileProblems, Problem
-from reference.search import ALGORITHMS, SearchError, SearchOptions, SearchResult
+from reference.search import SearchError, SearchOptions, SearchResult
 from reference.tree import Node, Tree
 from reference.values import format_value
 
@@ -148,7 +149,7 @@ def trace(
         if tree_name is not None and entry.name != tree_name:
             continue
         try:
-            result = ALGORITHMS[name](options).run(entry.tree)
+            result = ALGORITHMS[name].reference(options).run(entry.tree)
         except SearchError as error:
             raise click.ClickException(str(error)) from None
         click.echo(f"# {exercise.slug} / {entry.name}: {name}, {_conventions(options)}")

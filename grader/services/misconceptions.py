@@ -38,7 +38,7 @@ from grader.models.submissions import SubmissionKind
 from grader.services.analytics import latest_run_ids
 from reference.diagnosis.suspects import ADDED
 from reference.hidden import LIBRARY_FOLDER, load_library
-from reference.hidden.library import Misconception
+from reference.hidden.library import MisconceptionText
 from reference.problems import FileProblems
 from reference.report import RunVerdict
 
@@ -330,7 +330,7 @@ def _iso_week(moment: datetime) -> str:
 
 
 @lru_cache(maxsize=4)
-def _load_shipped(folder: Path) -> Mapping[str, Misconception]:
+def _load_shipped(folder: Path) -> Mapping[str, MisconceptionText]:
     return {
         implementation.name: implementation.misconception
         for implementation in load_library(folder)
@@ -338,7 +338,7 @@ def _load_shipped(folder: Path) -> Mapping[str, Misconception]:
     }
 
 
-def shipped_misconceptions(exercises_dir: Path) -> Mapping[str, Misconception]:
+def shipped_misconceptions(exercises_dir: Path) -> Mapping[str, MisconceptionText]:
     """The shipped library's misconceptions by library name, loaded once per folder (a
     library that does not load names none: its names fall back to their stems)."""
     try:
@@ -390,7 +390,7 @@ def describe(
     return found
 
 
-def _shipped(shipped: Mapping[str, Misconception], name: str) -> Description:
+def _shipped(shipped: Mapping[str, MisconceptionText], name: str) -> Description:
     """What the shipped library says of ``name``, else its stem."""
     shown = shipped.get(name)
     if shown is None:

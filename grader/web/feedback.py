@@ -40,7 +40,8 @@ from fractions import Fraction
 from typing import Any
 
 from grader.web.replay import replay_data
-from reference.report import NodeReport, Report, Step, TreeCase
+from reference.feedback.verdicts import GOOD_VERDICTS
+from reference.report import NodeReport, NodeVerdict, Report, Step, TreeCase
 from reference.tree import Tree
 from reference.values import format_value
 
@@ -160,19 +161,19 @@ def _student(row: NodeReport | None, returned: str | None, reference: str | None
     verdict = str(row.verdict)
     expected, actual = value_text(row.expected, TEXT_CHARS), value_text(row.actual, TEXT_CHARS)
     shown = returned
-    if shown is None and verdict in ("ok", "wrong_value"):
+    if shown is None and row.verdict in (NodeVerdict.OK, NodeVerdict.WRONG_VALUE):
         shown = value_text(row.actual)
     wanted = None
-    if verdict == "wrong_value":
+    if row.verdict is NodeVerdict.WRONG_VALUE:
         wanted = value_text(row.expected)
-    elif verdict not in ("ok", "pruned", "not_observed") and reference is not None:
+    elif row.verdict not in GOOD_VERDICTS and reference is not None:
         wanted = reference
     part: dict[str, Any] = {"v": verdict, "s": shown, "x": wanted if wanted != shown else None}
     # What would repeat another key is left out: most nodes of a big tree are ok, and an
     # ok node's sentence says no more than its value and the interval it is allowed.
     part["e"] = None if expected in (shown, wanted) else expected
     part["c"] = None if actual == shown else actual
-    part["m"] = None if verdict == "ok" else _short(row.message)
+    part["m"] = None if row.verdict is NodeVerdict.OK else _short(row.message)
     return part
 
 

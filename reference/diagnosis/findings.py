@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reference.hidden.library import Misconception as Told
+from reference.hidden.library import MisconceptionText
 from reference.report import ComposedReport, DiagnosisReport, MisconceptionReport, TreeMatch
 
 
@@ -40,7 +40,7 @@ class Misconception:
     """Library names, ``family/stem``: the first, then its equivalents."""
     bugs: tuple[str, ...]
     """Each implementation's ``bug`` line, in the same order."""
-    told: tuple[Told, ...]
+    told: tuple[MisconceptionText, ...]
     """Each implementation's misconception as students are told it (its name, explanation,
     pseudocode line and hint), in the same order."""
     matched: int

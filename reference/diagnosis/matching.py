@@ -31,8 +31,7 @@ from reference.diagnosis.signature import Signature, reference_signature, truste
 from reference.diagnosis.stored import tree_key
 from reference.diagnosis.suspects import AddedSuspect, NotCompared
 from reference.exercises.model import Exercise
-from reference.hidden.library import Implementation
-from reference.hidden.library import Misconception as Told
+from reference.hidden.library import Implementation, MisconceptionText
 from reference.hidden.trusted import best_actions, run_trusted
 from reference.search import SearchResult
 from reference.tree import Tree
@@ -119,7 +118,7 @@ class _Suspect:
 
     name: str
     bug: str
-    told: Told
+    told: MisconceptionText
     library: Implementation | None
     added: AddedSuspect | None
     left: list[str]
@@ -456,12 +455,12 @@ def _misconception(
     )
 
 
-def _told(implementation: Implementation) -> Told:
+def _told(implementation: Implementation) -> MisconceptionText:
     """What students are told of ``implementation``'s mistake: its misconception, or, for
     a search correct under the other pruning rule only (it has none), that rule."""
     if implementation.misconception is not None:
         return implementation.misconception
-    return Told(
+    return MisconceptionText(
         name="pruning by the other rule (on v = beta or not)",
         explanation=implementation.bug or implementation.name,
         pseudocode="Figure 5.7, MAX-VALUE: if v ≥ β then return v",

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from reference.diagnosis.signature import Signature
 from reference.diagnosis.stored import tree_key
-from reference.hidden.library import Misconception as Told
+from reference.hidden.library import MisconceptionText
 from reference.tree import Tree
 
 ADDED = "added/"
@@ -32,7 +32,7 @@ class AddedSuspect:
 
     name: str
     """``added/<stem>``."""
-    told: Told
+    told: MisconceptionText
     stored: Mapping[str, Signature] = field(default_factory=dict)
     """Its signatures by :func:`tree_key`."""
     run: Callable[[Tree], Signature | None] | None = None

@@ -21,6 +21,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from reference import yamldoc
+from reference.algorithms import ALGORITHMS
 from reference.budgets import PUBLIC_NODES, policy_problems
 from reference.exercises.model import (
     ENTRY_POINTS,
@@ -35,7 +36,7 @@ from reference.exercises.partial import readable_parts
 from reference.exercises.schema import ExerciseSchema, ExpectSchema, TreeSchema
 from reference.exercises.sources import tree_from_source
 from reference.problems import FileProblems, Problem
-from reference.search import ALGORITHMS, Algorithm, SearchError, SearchOptions
+from reference.search import Algorithm, SearchError, SearchOptions
 from reference.tree import Number, Tree
 from reference.values import format_value
 
@@ -137,7 +138,7 @@ def _search(chosen: tuple[str, SearchOptions] | None) -> Algorithm | None:
     if chosen is None:
         return None
     try:
-        return ALGORITHMS[chosen[0]](chosen[1])
+        return ALGORITHMS[chosen[0]].reference(chosen[1])
     except SearchError:
         return None
 
@@ -149,7 +150,7 @@ def _search_problems(
     if chosen is None:
         return []
     try:
-        ALGORITHMS[chosen[0]](chosen[1])
+        ALGORITHMS[chosen[0]].reference(chosen[1])
     except SearchError as error:
         node, _ = yamldoc.locate(root, ["algorithm"])
         return [_at(filename, node, str(error))]

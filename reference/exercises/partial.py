@@ -11,8 +11,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from reference.algorithms import ALGORITHMS
 from reference.exercises.schema import ConventionsSchema, TreeSchema
-from reference.search import ALGORITHMS, SearchOptions
+from reference.search import SearchOptions
 
 SOURCE_KEYS = ("file", "tree", "game")
 

@@ -6,13 +6,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from reference.algorithms import ALGORITHMS
 from reference.budgets import (
     LIMIT_CPU_SECONDS,
     LIMIT_MEMORY_MB,
     LIMIT_SUBMISSION_SECONDS,
     LIMIT_WALL_SECONDS,
 )
-from reference.search import ALGORITHMS, SearchOptions
+from reference.search import SearchOptions
 
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$"
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from reference.algorithms import ALGORITHMS
 from reference.caching import IdentityCache
 from reference.feedback.geometry import Geometry
 from reference.feedback.reference_view import ReferenceView, read_reference
 from reference.feedback.screen import allowed_columns
 from reference.feedback.values import Allowed, negamax_values, true_values
-from reference.search import ALGORITHMS, SearchResult
-from reference.search.negamax import Negamax
+from reference.search import SearchResult
 from reference.tree import Number, Tree
 
 KEPT_NODES = 10_000
@@ -62,7 +62,7 @@ def make_facts(tree: Tree, reference: SearchResult) -> TreeFacts:
         geometry.depth  # noqa: B018 - worked out now, so that a kept geometry never changes
     ref = read_reference(reference, geometry)
     algorithm = ALGORITHMS.get(reference.algorithm)
-    negamax = algorithm is not None and issubclass(algorithm, Negamax)
+    negamax = algorithm is not None and algorithm.negamax
     max_values = true_values(tree, options.depth_limit)
     values = negamax_values(tree, max_values) if negamax else max_values
     names = geometry.names

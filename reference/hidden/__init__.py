@@ -26,7 +26,7 @@ from reference.hidden.generate import (
 from reference.hidden.library import (
     LIBRARY_FOLDER,
     Implementation,
-    Misconception,
+    MisconceptionText,
     correct_for,
     load_library,
     wrong_for,
@@ -55,7 +55,7 @@ __all__ = [
     "HiddenTree",
     "Implementation",
     "Judge",
-    "Misconception",
+    "MisconceptionText",
     "Pool",
     "Selection",
     "TrustedRun",

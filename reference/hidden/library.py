@@ -16,7 +16,7 @@ Every ``*.py`` file below ``exercises/implementations/<family>/`` starts with co
 
 A value may go on over the following lines that start with ``#`` and at least two spaces
 (they are joined with single spaces). Wrong implementations name their misconception
-(``misconception``, ``explanation``, ``pseudocode``, ``hint``; see :class:`Misconception`).
+(``misconception``, ``explanation``, ``pseudocode``, ``hint``; see :class:`MisconceptionText`).
 
 Wrong implementations are what hidden-tree selection must catch; correct ones are what
 starter files and tests come from.
@@ -30,10 +30,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from reference.algorithms import ALGORITHMS
 from reference.exercises.model import ENTRY_POINTS, Exercise
 from reference.hidden.trusted import judge_source
 from reference.problems import FileProblems, Problem
-from reference.search import ALGORITHMS, SearchError
+from reference.search import SearchError
 
 LIBRARY_FOLDER = "implementations"
 """The library's folder inside the exercises directory."""
@@ -63,8 +64,10 @@ DIVERGENCE = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9.\-]*)(?:/(?P<tree>\S+))? at 
 
 
 @dataclass(frozen=True, slots=True)
-class Misconception:
-    """What a wrong implementation gets wrong, told to a student."""
+class MisconceptionText:
+    """What a wrong implementation gets wrong, as a student is told it: the text of a
+    misconception (what the diagnosis found the student's search to match is a
+    :class:`reference.diagnosis.Misconception`)."""
 
     name: str
     """A short name, e.g. "alpha never raised at MAX nodes"."""
@@ -91,7 +94,7 @@ class Implementation:
     bug: str | None
     first_divergence: str | None
     source: str
-    misconception: Misconception | None = None
+    misconception: MisconceptionText | None = None
     """What the bug is, for students (wrong files only)."""
     equivalent: tuple[str, ...] = ()
     """The stems of the files of the same family that are the same misconception."""
@@ -203,7 +206,7 @@ def load_implementation(path: Path, family: str) -> Implementation:
     value = {key: text for key, (text, _) in fields.items()}
     misconception = None
     if value["expect"] == "wrong":
-        misconception = Misconception(
+        misconception = MisconceptionText(
             name=value["misconception"],
             explanation=value["explanation"],
             pseudocode=value["pseudocode"],

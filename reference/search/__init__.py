@@ -1,4 +1,5 @@
-"""Reference search algorithms that emit complete traces, registered by name.
+"""Reference search algorithms that emit complete traces; each is the ``reference`` of its
+entry in the one registry of algorithms, :data:`reference.algorithms.ALGORITHMS`.
 
 >>> from reference.search import search
 >>> result = search(tree, "alphabeta")          # doctest: +SKIP
@@ -6,9 +7,6 @@
 """
 
 from __future__ import annotations
-
-from collections.abc import Mapping
-from types import MappingProxyType
 
 from reference.search.engine import (
     Algorithm,
@@ -21,20 +19,12 @@ from reference.search.trace import Backup, Cutoff, Enter, Evaluate, Event, Retur
 from reference.tree import Tree
 
 
-def __getattr__(name: str) -> Mapping[str, type[Algorithm]]:
-    # ``ALGORITHMS`` is read from the one registry of algorithms, which imports this
-    # package's modules: read when first asked for, not when this package loads.
-    if name == "ALGORITHMS":
-        from reference.algorithms import ALGORITHMS as registry
-
-        return MappingProxyType({key: entry.reference for key, entry in registry.items()})
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def search(
     tree: Tree, algorithm: str = "minimax", options: SearchOptions | None = None
 ) -> SearchResult:
-    """Run the named reference algorithm on ``tree``."""
+    """Run the named reference algorithm on ``tree`` (its entry in
+    :data:`reference.algorithms.ALGORITHMS`)."""
+    # The registry imports this package's modules: read when first asked for.
     from reference.algorithms import ALGORITHMS as registry
 
     try:
@@ -46,7 +36,6 @@ def search(
 
 
 __all__ = [
-    "ALGORITHMS",
     "Algorithm",
     "Backup",
     "Cutoff",

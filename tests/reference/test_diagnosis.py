@@ -24,8 +24,7 @@ from reference.exercises import load_catalog
 from reference.exercises.model import Exercise
 from reference.hidden import DEVELOPMENT_KEY, load_library
 from reference.hidden.generate import candidate_tree
-from reference.hidden.library import Implementation
-from reference.hidden.library import Misconception as Told
+from reference.hidden.library import Implementation, MisconceptionText
 from reference.hidden.trusted import run_trusted
 from reference.tree import Kind, Tree
 from tests.strategies import game_trees
@@ -250,7 +249,7 @@ def test_an_added_suspect_that_cannot_be_run_on_a_tree_is_left_out_not_named() -
     student = as_student(PRUNES_ONLY_AT_MAX, found, trees)
     unrun = "hidden-5"
     stored = {tree_key(tree): student[name] for name, tree in trees.items() if name != unrun}
-    told = Told(name="mine", explanation="", pseudocode="", hint="")
+    told = MisconceptionText(name="mine", explanation="", pseudocode="", hint="")
 
     def unpaid(tree: Tree) -> Signature | None:
         raise NotCompared("mine.py")

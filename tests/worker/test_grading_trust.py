@@ -15,11 +15,11 @@ import pytest
 from reference.exercises import Exercise, load_catalog
 from reference.exercises.model import ExerciseTree, Limits
 from reference.hidden import DEVELOPMENT_KEY, LIBRARY_FOLDER
-from reference.report import REPORT_LIMIT
+from reference.report import REPORT_LIMIT, RunVerdict
 from reference.search import Evaluate
 from reference.tree import Edge, Kind, Node, Tree
 from tests.worker.test_sandbox_notes import flooding, fraction_field
-from worker.grading import HIDDEN_REASONS, NOT_RUN, cases, grade, hidden_reasons
+from worker.grading import HIDDEN_REASONS, cases, grade, hidden_reasons
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 CATALOG = load_catalog(EXERCISES)
@@ -265,7 +265,7 @@ def test_a_compile_error_comes_from_the_grader_and_every_tree_is_not_run() -> No
     report = graded("def max_value(game, state)\n    return 1\n", MINIMAX)
     assert report["verdict"] == "compile_error"
     assert "line 1" in report["message"]
-    assert {case["verdict"] for case in report["cases"]} == {NOT_RUN}
+    assert {case["verdict"] for case in report["cases"]} == {RunVerdict.NOT_RUN}
     assert report["score"] == 0
 
 
@@ -279,7 +279,7 @@ def test_a_loop_holds_the_sandbox_for_one_trees_limit_not_one_per_tree() -> None
     assert time.monotonic() - started < 3
     verdicts = [case["verdict"] for case in report["cases"]]
     assert verdicts[:2] == ["passed", "time_limit"]
-    assert verdicts[2:] == [NOT_RUN] * 7
+    assert verdicts[2:] == [RunVerdict.NOT_RUN] * 7
     assert report["verdict"] == "time_limit"
     assert "on a hidden tree" in report["cases"][2]["message"]
     assert report["score"] == round(100 / 9, 2)
@@ -296,8 +296,8 @@ def test_a_sleep_is_stopped_by_the_submissions_time_budget() -> None:
     assert time.monotonic() - started < 3.5
     verdicts = [case["verdict"] for case in report["cases"]]
     assert verdicts[0] == "passed"
-    assert NOT_RUN in verdicts
-    assert verdicts.count(NOT_RUN) + verdicts.count("time_limit") >= 5
+    assert RunVerdict.NOT_RUN in verdicts
+    assert verdicts.count(RunVerdict.NOT_RUN) + verdicts.count("time_limit") >= 5
 
 
 # -- big trees: perfect on verdicts, reports under the cap -------------------------------
@@ -351,7 +351,7 @@ def test_a_report_bloating_search_is_stopped_and_its_report_stays_small() -> Non
     report = graded(flooding((field, field, b""), 2000, 50, 1000))
     assert report["verdict"] == "protocol_violation"
     assert report["cases"][0]["verdict"] == "protocol_violation"
-    assert {case["verdict"] for case in report["cases"][1:]} == {NOT_RUN}
+    assert {case["verdict"] for case in report["cases"][1:]} == {RunVerdict.NOT_RUN}
     assert len(json.dumps(report)) < 20_000
 
 

@@ -14,7 +14,6 @@ from reference.treefile import parse_compact
 from tests.worker.test_sandbox_support import FIG52, leftover_processes, server
 from worker.harness.local import entry_spec
 from worker.sandbox import (
-    STOPPING_VERDICTS,
     RunRecord,
     SandboxOptions,
     SandboxVerdict,
@@ -64,14 +63,14 @@ def verdicts(records: list[RunRecord]) -> list[SandboxVerdict]:
 def test_after_a_stopping_verdict_no_other_tree_runs(body: str, verdict: SandboxVerdict) -> None:
     records = run_trees(body, 3, QUICK_TREES)
     assert verdicts(records) == [verdict]
-    assert verdict in STOPPING_VERDICTS
+    assert verdict.ends_run
     assert leftover_processes(server()) == []
 
 
 def test_a_runtime_error_does_not_stop_the_other_trees() -> None:
     records = run_trees("raise ValueError('no')", 3, QUICK_TREES)
     assert verdicts(records) == [SandboxVerdict.RUNTIME_ERROR] * 3
-    assert SandboxVerdict.RUNTIME_ERROR not in STOPPING_VERDICTS
+    assert not SandboxVerdict.RUNTIME_ERROR.ends_run
 
 
 @pytest.mark.parametrize("body", ["while True: pass", "import time; time.sleep(1000)"])

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
         SandboxVerdict,
         Usage,
     )
-    from worker.sandbox.run import STOPPING_VERDICTS, run_sandboxed, run_sandboxed_trees
+    from worker.sandbox.run import run_sandboxed, run_sandboxed_trees
 
 # Imported on first use: the fork-server imports this package for the child's modules, and
 # every module it holds is copied, page by page, into each student's process.
@@ -46,13 +46,11 @@ _HOMES = {
     "RunRecord": "worker.sandbox.outcome",
     "Usage": "worker.sandbox.outcome",
     "SandboxVerdict": "worker.sandbox.outcome",
-    "STOPPING_VERDICTS": "worker.sandbox.run",
     "run_sandboxed": "worker.sandbox.run",
     "run_sandboxed_trees": "worker.sandbox.run",
 }
 
 __all__ = [
-    "STOPPING_VERDICTS",
     "ChildExit",
     "ForkServer",
     "RunRecord",

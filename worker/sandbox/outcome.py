@@ -17,7 +17,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from reference.observed import Observed
-from reference.report import MIB, OUTPUT_CAP
+from reference.report import MIB, OUTPUT_CAP, RunVerdict
 from worker.sandbox.forkserver import ChildExit
 from worker.sandbox.treeserver import Ending, Served
 
@@ -27,17 +27,38 @@ if TYPE_CHECKING:
 
 class SandboxVerdict(StrEnum):
     """How a sandboxed run on one tree ended: ``completed`` (then the feedback judges the
-    search, and the report says ``passed`` or ``failed``), or why it was stopped, a word the
-    report's verdict (:class:`reference.report.RunVerdict`) repeats."""
+    search, and the report says ``passed`` or ``failed``), or why it was stopped, which is
+    the report's verdict of that tree (:attr:`run_verdict`, the same word)."""
 
     COMPLETED = "completed"
-    COMPILE_ERROR = "compile_error"
-    RUNTIME_ERROR = "runtime_error"
-    TIME_LIMIT = "time_limit"
-    MEMORY_LIMIT = "memory_limit"
-    OUTPUT_LIMIT = "output_limit"
-    PROTOCOL_VIOLATION = "protocol_violation"
-    INTERNAL_ERROR = "internal_error"
+    COMPILE_ERROR = RunVerdict.COMPILE_ERROR.value
+    RUNTIME_ERROR = RunVerdict.RUNTIME_ERROR.value
+    TIME_LIMIT = RunVerdict.TIME_LIMIT.value
+    MEMORY_LIMIT = RunVerdict.MEMORY_LIMIT.value
+    OUTPUT_LIMIT = RunVerdict.OUTPUT_LIMIT.value
+    PROTOCOL_VIOLATION = RunVerdict.PROTOCOL_VIOLATION.value
+    INTERNAL_ERROR = RunVerdict.INTERNAL_ERROR.value
+
+    @property
+    def run_verdict(self) -> RunVerdict | None:
+        """The report's verdict of a tree whose run ended so; None for ``completed``, whose
+        verdict the judgement of its search decides (see :meth:`judged`)."""
+        return None if self is SandboxVerdict.COMPLETED else RunVerdict(self.value)
+
+    def judged(self, perfect: bool) -> RunVerdict:
+        """The report's verdict of a tree whose run ended so, its search judged ``perfect``
+        or not when it completed."""
+        verdict = self.run_verdict
+        if verdict is not None:
+            return verdict
+        return RunVerdict.PASSED if perfect else RunVerdict.FAILED
+
+    @property
+    def ends_run(self) -> bool:
+        """Whether the submission's remaining trees are not run after this one
+        (:attr:`RunVerdict.ends_run`)."""
+        verdict = self.run_verdict
+        return verdict is not None and verdict.ends_run
 
 
 @dataclass(frozen=True, slots=True)

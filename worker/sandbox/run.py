@@ -15,7 +15,7 @@ from worker.sandbox.compiled import compile_check
 from worker.sandbox.forkserver import shared_forkserver
 from worker.sandbox.importable import preload_for
 from worker.sandbox.options import SandboxOptions
-from worker.sandbox.outcome import RunRecord, SandboxVerdict, Usage
+from worker.sandbox.outcome import RunRecord, Usage
 from worker.sandbox.session import Session
 
 if TYPE_CHECKING:
@@ -42,19 +42,6 @@ def run_sandboxed(
     return run_sandboxed_trees([(tree, spec)], source, filename, limits, options=options)[0]
 
 
-STOPPING_VERDICTS = frozenset(
-    {
-        SandboxVerdict.TIME_LIMIT,
-        SandboxVerdict.MEMORY_LIMIT,
-        SandboxVerdict.OUTPUT_LIMIT,
-        SandboxVerdict.PROTOCOL_VIOLATION,
-        SandboxVerdict.COMPILE_ERROR,
-    }
-)
-"""Verdicts after which a submission's remaining trees are not run: what hit a limit or
-broke the protocol on one tree would cost as much on the next, for nothing."""
-
-
 def run_sandboxed_trees(
     runs: Sequence[tuple[Tree, EntrySpec]],
     source: str,
@@ -71,8 +58,9 @@ def run_sandboxed_trees(
 
     - a file that does not compile (decided here, :func:`compile_check`) gives one
       ``compile_error`` record and no child runs;
-    - after a tree ends with one of :data:`STOPPING_VERDICTS`, no other tree runs (the last
-      record has that verdict);
+    - after a tree ends with a verdict that ends the run
+      (:attr:`~worker.sandbox.outcome.SandboxVerdict.ends_run`), no other tree runs (the
+      last record has that verdict);
     - the whole submission has ``limits.submission_budget`` seconds of real time: each tree
       gets what is left of it when that is less than its own wall limit (a tree cut short
       so ends as ``time_limit``, its message naming the budget), and once it is spent no
@@ -111,7 +99,7 @@ def run_sandboxed_trees(
                     break
                 record = session.run(tree, spec)
                 records.append(record)
-                if record.outcome.verdict in STOPPING_VERDICTS:
+                if record.outcome.verdict.ends_run:
                     break
         finally:
             session.close()

@@ -6,7 +6,7 @@ gets a freshly loaded module (the job carries the source, the child executes it 
 own handles, its own wall-clock deadline and its own share of CPU time (read from /proc
 while it runs; the child's CPU rlimit covers the whole session as a backstop). A child
 that ends a tree any other way (a limit, a crash, a violation) is killed, and the next
-tree, if one runs (see :data:`~worker.sandbox.run.STOPPING_VERDICTS`), gets a new child.
+tree, if one runs (see :attr:`~worker.sandbox.outcome.SandboxVerdict.ends_run`), gets a new child.
 No tree's deadline is later than the submission's own (its real-time budget).
 
 What a kept child remembers from one tree to the next is the student's own business: it
