@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 from reference.search.alphabeta import AlphaBeta, DepthLimitedAlphaBeta
-from reference.search.engine import Algorithm as ReferenceSearch
+from reference.search.engine import SearchEngine
 from reference.search.expectimax import Expectimax, Expectiminimax
 from reference.search.minimax import DepthLimitedMinimax, Minimax
 from reference.search.negamax import Negamax, NegamaxAlphaBeta
@@ -47,7 +47,7 @@ class Algorithm:
     """One search algorithm as students write it."""
 
     name: str
-    reference: type[ReferenceSearch]
+    reference: type[SearchEngine]
     """The reference search, which emits the complete trace students are graded against."""
     entry_points: tuple[str, ...]
     """The functions a student's module defines (an exercise may rename them), in the order

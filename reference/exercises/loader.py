@@ -36,7 +36,7 @@ from reference.exercises.partial import readable_parts
 from reference.exercises.schema import ExerciseSchema, ExpectSchema, TreeSchema
 from reference.exercises.sources import tree_from_source
 from reference.problems import FileProblems, Problem
-from reference.search import Algorithm, SearchError, SearchOptions
+from reference.search import SearchEngine, SearchError, SearchOptions
 from reference.tree import Number, Tree
 from reference.values import format_value
 
@@ -46,7 +46,7 @@ SLUG_PATTERN = re.compile(r"^[a-z0-9][a-z0-9.\-]*$")
 
 TreeResult = TypeVar("TreeResult")
 TreeCheck = Callable[
-    [Sequence[tuple[int, TreeSchema]], "Algorithm | None", Path, yaml.Node, str],
+    [Sequence[tuple[int, TreeSchema]], "SearchEngine | None", Path, yaml.Node, str],
     tuple[list[TreeResult], list[Problem]],
 ]
 """Checks the trees of exercise.yaml's entries (index in ``trees``, entry) against the
@@ -133,7 +133,7 @@ def _policy_problems(schema: ExerciseSchema, root: yaml.Node, filename: str) -> 
     return found
 
 
-def _search(chosen: tuple[str, SearchOptions] | None) -> Algorithm | None:
+def _search(chosen: tuple[str, SearchOptions] | None) -> SearchEngine | None:
     """The reference search, or None when it cannot be set up (a problem said why)."""
     if chosen is None:
         return None
@@ -159,7 +159,7 @@ def _search_problems(
 
 def _check_trees(
     entries: Sequence[tuple[int, TreeSchema]],
-    algorithm: Algorithm | None,
+    algorithm: SearchEngine | None,
     folder: Path,
     root: yaml.Node,
     filename: str,
@@ -201,7 +201,7 @@ def budget_spent(total: int, entry_node: yaml.Node, filename: str) -> Problem | 
 def check_tree(
     entry: TreeSchema,
     entry_node: yaml.Node,
-    algorithm: Algorithm | None,
+    algorithm: SearchEngine | None,
     folder: Path,
     filename: str,
     searched_nodes: int | None = None,
@@ -287,7 +287,7 @@ def _expectation(
 
 def _mismatches(
     expect: Expectation,
-    algorithm: Algorithm | None,
+    algorithm: SearchEngine | None,
     tree: Tree,
     entry_node: yaml.Node,
     filename: str,

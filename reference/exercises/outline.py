@@ -22,7 +22,7 @@ from reference.exercises.model import (
 )
 from reference.exercises.schema import TreeSchema
 from reference.problems import Problem
-from reference.search import Algorithm
+from reference.search import SearchEngine
 
 SEARCHED_NODES = 20_000
 """The largest tree file or inline tree whose stated facts (value, decision, pruned
@@ -68,7 +68,7 @@ def check_exercise(folder: str | Path) -> Outline:
 
 def _outline_trees(
     entries: Sequence[tuple[int, TreeSchema]],
-    algorithm: Algorithm | None,
+    algorithm: SearchEngine | None,
     folder: Path,
     root: yaml.Node,
     filename: str,

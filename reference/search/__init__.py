@@ -9,8 +9,8 @@ entry in the one registry of algorithms, :data:`reference.algorithms.ALGORITHMS`
 from __future__ import annotations
 
 from reference.search.engine import (
-    Algorithm,
     Order,
+    SearchEngine,
     SearchError,
     SearchOptions,
     SearchResult,
@@ -36,7 +36,6 @@ def search(
 
 
 __all__ = [
-    "Algorithm",
     "Backup",
     "Cutoff",
     "Enter",
@@ -44,6 +43,7 @@ __all__ = [
     "Event",
     "Order",
     "Return",
+    "SearchEngine",
     "SearchError",
     "SearchOptions",
     "SearchResult",

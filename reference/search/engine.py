@@ -1,7 +1,7 @@
 """The one search loop every reference algorithm shares.
 
 The loop is iterative (an explicit stack of frames), so trees of any depth are searched
-without recursion. An algorithm is a subclass of :class:`Algorithm` that says how a node
+without recursion. An algorithm is a subclass of :class:`SearchEngine` that says how a node
 starts, which window each child gets, how a child's value is backed up, and when a node
 may stop early; the loop emits the trace events.
 """
@@ -70,7 +70,7 @@ class Frame:
         return self.edges[self.index - 1]
 
 
-class Algorithm(ABC):
+class SearchEngine(ABC):
     """A reference search algorithm. Subclasses fill in the hooks; :meth:`run` searches."""
 
     name: ClassVar[str]

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import math
 
-from reference.search.engine import Algorithm, Frame, SearchError, SearchOptions, better
+from reference.search.engine import Frame, SearchEngine, SearchError, SearchOptions, better
 from reference.tree import Kind, Number
 
 
-class Minimax(Algorithm):
+class Minimax(SearchEngine):
     """Plain minimax: every node is searched; MAX takes the largest value, MIN the smallest."""
 
     name = "minimax"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from reference.search.engine import Algorithm, Frame
+from reference.search.engine import Frame, SearchEngine
 from reference.tree import Kind, Node, Number
 
 
@@ -31,7 +31,7 @@ def _turn_passes(frame: Frame, child: Node) -> bool:
     return mover(child, frame.node) is not frame.node.kind
 
 
-class Negamax(Algorithm):
+class Negamax(SearchEngine):
     """Negamax: every node maximises the negated values of its children."""
 
     name = "negamax"
