@@ -24,7 +24,7 @@ from werkzeug.wrappers import Response
 from grader.models import Exercise, Extension, LatePolicy, Role, User, utcnow
 from grader.models.base import aware
 from grader.services import deadlines
-from grader.services.grades import AttemptScore, Deadline, deadline, deadline_for
+from grader.services.grades import Deadline, deadline, deadline_for
 from grader.web.context import db_session, queue, role_required, taught_exercise
 from grader.web.deadline_panel import (
     EXTENSION,
@@ -173,32 +173,6 @@ def due_views(session: Session, exercises: list[Exercise], user_id: int) -> dict
         exercise.id: DueView(deadline(exercise, extensions.get(exercise.id)), now)
         for exercise in exercises
     }
-
-
-@blueprint.app_template_filter("late_score")
-def late_score(attempt: AttemptScore | None) -> Markup:
-    """A late attempt's raw score and its score after the policy, with why:
-    "7 → 6.3 after 1 day late, -10 %"; "late, 1 day after the due date" when the policy
-    takes nothing."""
-    if attempt is None or not attempt.lateness.late:
-        return Markup("")
-    lateness = attempt.lateness
-    days = f"{lateness.days} day{'' if lateness.days == 1 else 's'} late"
-    if lateness.penalty <= 0 or attempt.raw_score is None or attempt.score is None:
-        after = f"{lateness.days} day{'' if lateness.days == 1 else 's'} after the due date"
-        return Markup(
-            f'<span class="late-note"><span class="badge late">late</span> {after}</span>'
-        )
-    return Markup(
-        f'<span class="late-note"><span class="badge late">late</span> '
-        f"{attempt.raw_score:g} → {attempt.score:g} after {days}, "
-        f"&minus;{lateness.penalty:g} %</span>"
-    )
-
-
-@blueprint.app_template_global("local_time")
-def local_time(moment: datetime | None, relative: bool = False) -> Markup:
-    return Markup("") if moment is None else time_html(moment, relative)
 
 
 # -- the instructor's pages ------------------------------------------------------------

@@ -26,7 +26,8 @@ from grader.models import (
 from grader.models.base import aware
 from grader.services.grades import AttemptScore, Lateness
 from grader.services.submissions import submit
-from grader.web.deadlines import from_now, late_score, to_utc
+from grader.web.deadlines import from_now, to_utc
+from grader.web.template_filters import late_score
 from tests.grader.conftest import UserFactory, csrf_token
 from tests.grader.instructor.helpers import login
 
