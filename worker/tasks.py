@@ -18,10 +18,10 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from grader.db import Database
 from grader.logs import bind
 from grader.lti.lineitems import ATTEMPTS, RETRY_SECONDS, read_due
-from grader.services.analyses import analyse, stuck_analyses
+from grader.services.analyses import analyse
 from grader.services.deliveries import due
+from grader.services.jobs import reap
 from grader.services.queue import Queue
-from grader.services.runs import stuck_runs
 from grader.services.tasks import (
     ANALYSE_TASK,
     CHECK_ADDED_TASK,
@@ -80,23 +80,17 @@ def grade_run(self: Any, run_id: int) -> str:
 
 @app.task(name=REAP_TASK)
 def reap_stuck_runs() -> int:
-    """Send again every run stuck in queued or running past the timeout, after the commit
-    that puts them back in the queue; how many (not tried again after an error: the beat
-    sends the next one soon)."""
-    database = _database()
-    queue = Queue(app.conf.grader_settings, database, app)
-    with database.session() as session:
-        ids = stuck_runs(session, app.conf.grader_settings, queue)
-    # And the analyses of exercise versions whose task was lost.
-    with database.session() as session:
-        analyses = stuck_analyses(session, queue)
-    return len(ids) + len(analyses)
+    """Send again every job whose task was lost (each kind's stuck-job finder in
+    :mod:`grader.services.jobs`), after the commit that puts them back in the queue; how
+    many (not tried again after an error: the beat sends the next one soon)."""
+    settings = app.conf.grader_settings
+    return reap(_database(), settings, Queue(settings, _database(), app))
 
 
 @app.task(name=DELIVER_TASK, bind=True, base=GraderTask)
 def deliver(self: Any, delivery_id: int) -> str:
     """One attempt of an outbound delivery; the next one is planned with a countdown."""
-    wait = deliver_now(_database(), delivery_id)
+    wait = deliver_now(_database(), app.conf.grader_settings, delivery_id)
     if wait is None:
         return "done"
     self.apply_async(args=[delivery_id], countdown=wait)
@@ -109,7 +103,8 @@ def read_lineitem_due(self: Any, launch_id: int, attempt: int = 1) -> str:
     once more a minute later, then left to the next launch (no storm of retries)."""
     database = _database()
     with bind(task_id=self.request.id):
-        reading = read_due(database, Queue(app.conf.grader_settings, database, app), launch_id)
+        settings = app.conf.grader_settings
+        reading = read_due(database, settings, launch_id, Queue(settings, database, app))
     if reading.retry and attempt < ATTEMPTS:
         self.apply_async(args=[launch_id, attempt + 1], countdown=RETRY_SECONDS)
         return f"{reading.summary}; again in {RETRY_SECONDS:.0f} s"
@@ -123,7 +118,7 @@ def sweep_deliveries() -> int:
     database = _database()
     with database.sessions() as session:
         ids = due(session)
-    return Queue(app.conf.grader_settings, database, app).send_deliveries(ids)
+    return Queue(app.conf.grader_settings, database, app).send(DELIVER_TASK, ids)
 
 
 @app.task(name=ANALYSE_TASK, bind=True, base=GraderTask)

@@ -19,11 +19,11 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
@@ -35,6 +35,8 @@ from grader.models import AnalysisState, Exercise, ExerciseVersion, VersionAnaly
 from grader.services.authoring import MAX_STEPS, Step, check_hidden, reference_traces
 from grader.services.exercise_store import load_materialized, materialize, relative_problems
 from grader.services.hidden_keys import exercise_key
+from grader.services.tasks import ANALYSE_TASK
+from grader.services.unit_of_work import Dispatcher
 from reference import progress
 from reference.exercises.model import Exercise as ExerciseModel
 from reference.problems import FileProblems, Problem
@@ -54,13 +56,6 @@ STAGES = {"load": (0.0, 0.45), "traces": (0.45, 0.85), "hidden": (0.85, 1.0)}
 """Each stage's share of the progress bar (from, to)."""
 
 
-class AnalysisSender(Protocol):
-    """What sends analysis tasks once a session commits (the ``Queue``)."""
-
-    def analyse_after_commit(self, session: Session, version_ids: Iterable[int]) -> None:
-        """Send each version's analysis task once ``session`` commits."""
-
-
 # Asking for an analysis.
 
 
@@ -70,7 +65,7 @@ def analysis_of(session: Session, version_id: int) -> VersionAnalysis | None:
 
 
 def request_analysis(
-    session: Session, version: ExerciseVersion, sender: AnalysisSender
+    session: Session, version: ExerciseVersion, sender: Dispatcher
 ) -> VersionAnalysis:
     """The version's analysis: a new one, queued and sent after the commit, when there is
     none (another request making it at the same moment wins, and its row is returned)."""
@@ -80,7 +75,7 @@ def request_analysis(
     if found is not None:
         # A result of an older form: made again.
         _requeue(found)
-        sender.analyse_after_commit(session, [version.id])
+        sender.dispatch(session, ANALYSE_TASK, [version.id])
         return found
     try:
         with session.begin_nested():
@@ -91,7 +86,7 @@ def request_analysis(
         existing = session.get(VersionAnalysis, version.id)
         assert existing is not None
         return existing
-    sender.analyse_after_commit(session, [version.id])
+    sender.dispatch(session, ANALYSE_TASK, [version.id])
     return row
 
 
@@ -102,12 +97,12 @@ def _current(row: VersionAnalysis) -> bool:
     return row.stage == _DONE_STAGE
 
 
-def run_again(session: Session, row: VersionAnalysis, sender: AnalysisSender) -> bool:
+def run_again(session: Session, row: VersionAnalysis, sender: Dispatcher) -> bool:
     """Queue a failed analysis again (sent after the commit); False when it has not failed."""
     if row.state != AnalysisState.FAILED:
         return False
     _requeue(row)
-    sender.analyse_after_commit(session, [row.version_id])
+    sender.dispatch(session, ANALYSE_TASK, [row.version_id])
     return True
 
 
@@ -135,11 +130,10 @@ def mark_sent(session: Session, version_id: int, task_id: str) -> None:
     )
 
 
-def stuck_analyses(
-    session: Session, sender: AnalysisSender, now: datetime | None = None
-) -> list[int]:
-    """Analyses to send again, sent after the commit: queued but never sent, or running
-    past :data:`RUNNING_TIMEOUT` (their worker was lost)."""
+def stuck_analyses(session: Session, _settings: Settings, now: datetime | None = None) -> list[int]:
+    """Analyses to send again, put back in the queue: queued but never sent, or running
+    past :data:`RUNNING_TIMEOUT` (their worker was lost); the reaper sends them after the
+    commit."""
     now = now or utcnow()
     rows = session.scalars(
         select(VersionAnalysis)
@@ -156,10 +150,7 @@ def stuck_analyses(
     ).all()
     for row in rows:
         _requeue(row)
-    ids = [row.version_id for row in rows]
-    if ids:
-        sender.analyse_after_commit(session, ids)
-    return ids
+    return [row.version_id for row in rows]
 
 
 # Doing the analysis (in a worker).
@@ -167,7 +158,7 @@ def stuck_analyses(
 _DONE_STAGE = f"done (result form {RESULT_FORMAT})"
 
 
-def analyse(database: Database, settings: Settings, version_id: int, task_id: str) -> str:
+def analyse(database: Database, settings: Settings, version_id: int, task_id: str = "eager") -> str:
     """Analyse version ``version_id`` and store the result in its row, committing the
     stage and progress as it goes; what happened, in words. Does nothing for a version
     analysed already or being analysed by another live delivery."""
@@ -453,7 +444,7 @@ def stored_result(session: Session, row: VersionAnalysis) -> AnalysisResult | No
 
 
 def result_for(
-    session: Session, version: ExerciseVersion, sender: AnalysisSender
+    session: Session, version: ExerciseVersion, sender: Dispatcher
 ) -> tuple[VersionAnalysis, AnalysisResult | None]:
     """A version's analysis (requested when it has none) and its result when done."""
     row = request_analysis(session, version, sender)

@@ -113,12 +113,12 @@ def test_a_hanging_receiver_does_not_delay_another_grading(
         hanging = [
             _lms_submission(database, settings, pg_course, integration_id, url) for _ in range(8)
         ]
-        assert Queue(settings, database).send(hanging) == 8
+        assert Queue(settings, database).send(GRADE_TASK, hanging) == 8
         wait_until_graded(database, hanging, timeout=120)
         # Their callbacks now hang; a student submits meanwhile.
         probe = _lms_submission(database, settings, pg_course, integration_id, url)
         began = time.monotonic()
-        assert Queue(settings, database).send([probe]) == 1
+        assert Queue(settings, database).send(GRADE_TASK, [probe]) == 1
         wait_until_graded(database, [probe], timeout=60)
         waited = time.monotonic() - began
     # Alone, a grading takes well under a second; sharing a worker with the callbacks it
