@@ -41,6 +41,7 @@ from grader.models import Course, Exercise, GradingRun, RunState, User
 from grader.services.exercise_store import import_library
 from grader.services.queue import Queue
 from grader.services.submissions import submit
+from grader.services.tasks import GRADE_TASK
 
 ROOT = Path(__file__).resolve().parents[1]
 SLUG = "aima-fig5.2-alphabeta"
@@ -145,7 +146,7 @@ def scenario(
 ) -> Result:
     run_ids = _submissions(database, settings, exercise_id, args.burst)
     began = time.monotonic()
-    Queue(settings, database).send(run_ids)
+    Queue(settings, database).send(GRADE_TASK, run_ids)
     time.sleep(args.after)
     if name == "none":
         pass

@@ -42,6 +42,7 @@ from grader.models import Course, Exercise, GradingRun, RunState, Submission, Us
 from grader.services.exercise_store import import_library
 from grader.services.queue import Queue
 from grader.services.submissions import submit
+from grader.services.tasks import GRADE_TASK
 
 ROOT = Path(__file__).resolve().parents[1]
 SLUG = "aima-fig5.2-alphabeta"
@@ -109,7 +110,7 @@ def _send(database: Database, queue: Queue, exercise_id: int, kind: str, source:
         exercise = session.get(Exercise, exercise_id)
         assert exercise is not None
         run_id = submit(session, queue.settings, student, exercise, "search.py", source).runs[0].id
-    queue.send([run_id])
+    queue.send(GRADE_TASK, [run_id])
     return run_id
 
 

@@ -44,6 +44,7 @@ from grader.migrate import upgrade
 from grader.models import Course, Exercise, ExerciseVersion, Membership, Role, User
 from grader.services.queue import Queue
 from grader.services.submissions import submit
+from grader.services.tasks import GRADE_TASK
 from grader.web import create_app
 from reference.hidden import DEVELOPMENT_KEY
 
@@ -92,8 +93,6 @@ def csrf(client: FlaskClient, path: str) -> str:
 
 def measure(repeat: int) -> dict[str, Any]:
     """Every page's timings (and the analysis's), over an exercise made for this run."""
-    import worker.runners  # noqa: F401  (grading and analysing in this process)
-
     pages: dict[str, list[Timing]] = {}
     extra: dict[str, Any] = {}
 
@@ -180,7 +179,7 @@ def measure(repeat: int) -> dict[str, Any]:
             submission_id = submission.id
         eager = replace(settings, eager_tasks=True)
         began = time.perf_counter()
-        Queue(eager, database).send(run_ids)
+        Queue(eager, database).send(GRADE_TASK, run_ids)
         extra["grading_seconds"] = time.perf_counter() - began
         pages_of = {
             "exercise page": f"/teach/exercises/{exercise_id}/",

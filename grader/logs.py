@@ -25,7 +25,7 @@ IdValue = str | int | None
 
 _IDS: dict[str, ContextVar[IdValue]] = {
     name: ContextVar(f"grader_{name}", default=None)
-    for name in ("request_id", "task_id", "submission_id")
+    for name in ("request_id", "task_id", "job_id", "submission_id")
 }
 # What a LogRecord holds of its own: anything else on a record came from ``extra=``.
 _RECORD_FIELDS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
@@ -47,7 +47,8 @@ def current_ids() -> dict[str, str | int]:
 
 @contextmanager
 def bind(**ids: IdValue) -> Iterator[None]:
-    """Bind ``request_id``, ``task_id`` and/or ``submission_id`` for the block's log lines."""
+    """Bind ``request_id``, ``task_id``, ``job_id`` (the row a task works on) and/or
+    ``submission_id`` for the block's log lines."""
     unknown = set(ids) - set(_IDS)
     if unknown:
         raise TypeError(f"cannot bind {', '.join(sorted(unknown))}: not a log id")

@@ -90,10 +90,15 @@ class Job:
 
 
 def execute_run(
-    database: Database, settings: Settings, run_id: int, *, worker: str, task_id: str
+    database: Database,
+    settings: Settings,
+    run_id: int,
+    *,
+    worker: str = "eager",
+    task_id: str = "eager",
 ) -> str:
     """Grade run ``run_id``; what happened, in a word (graded, skipped, discarded, retried,
-    error)."""
+    error). The worker and task default to this process (tasks done eagerly)."""
     with database.session() as session:
         start = start_run(session, settings, _queue(settings, database), run_id, worker, task_id)
         run = start.run

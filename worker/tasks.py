@@ -1,27 +1,33 @@
-"""Celery tasks: thin wrappers over :mod:`worker.execute` and :mod:`grader.services.runs`.
+"""Celery tasks: one line each over the plain functions that do the work.
 
-A grading or delivery task that meets a database or a broker it cannot reach is tried again
-later (with a growing, jittered wait), never acknowledged as failed: the database is the
-truth about a run, so a task tried again after its work was done does nothing.
+Every task takes one id (a job's row, :mod:`grader.services.jobs`), and what they share is
+their base class's: the process's database and settings, the log lines bound to the task
+and the job, and the errors sorted. A job's task that meets a database or a broker it
+cannot reach is tried again later (with a growing, jittered wait), never acknowledged as
+failed: the row is the truth about the job, so a task tried again after its work was done
+does nothing. Any other error is logged with the task and the job, and ends the task.
 """
 
 from __future__ import annotations
 
+import logging
 from functools import lru_cache
 from typing import Any
 
 import redis.exceptions
 from celery import Task
+from celery.exceptions import Retry
 from kombu.exceptions import OperationalError as BrokerError
 from sqlalchemy.exc import InterfaceError, OperationalError
 
+from grader.config import Settings
 from grader.db import Database
 from grader.logs import bind
 from grader.lti.lineitems import ATTEMPTS, RETRY_SECONDS, read_due
-from grader.services.analyses import analyse, stuck_analyses
+from grader.services.analyses import analyse
 from grader.services.deliveries import due
+from grader.services.jobs import reap
 from grader.services.queue import Queue
-from grader.services.runs import stuck_runs
 from grader.services.tasks import (
     ANALYSE_TASK,
     CHECK_ADDED_TASK,
@@ -35,6 +41,8 @@ from worker.added_check import TryAgain, check_added
 from worker.celery_app import app
 from worker.execute import execute_run
 from worker.outbound import deliver_now
+
+log = logging.getLogger(__name__)
 
 CHECK_TRIES = 3
 """Deliveries of an added implementation's check whose sandbox could not run it, before
@@ -52,7 +60,41 @@ TRANSIENT_ERRORS = (
 
 
 class GraderTask(Task):
-    """Every task of the service: tried again after a transient error, without end."""
+    """Every task of the service: the database and settings of this process, log lines
+    bound to the task and its job (its first argument), errors sorted and logged once."""
+
+    @property
+    def settings(self) -> Settings:
+        settings: Settings = self.app.conf.grader_settings
+        return settings
+
+    @property
+    def database(self) -> Database:
+        return _database()
+
+    def jobs(self) -> Queue:
+        """The way to the workers, on this app (not ``queue``: Celery reads a task's
+        ``queue`` attribute as the name of the queue it is sent to)."""
+        return Queue(self.settings, self.database, self.app)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        job_id = args[0] if args and isinstance(args[0], int) else None
+        with bind(task_id=self.request.id, job_id=job_id):
+            try:
+                return super().__call__(*args, **kwargs)
+            except Retry:
+                log.info("%s of job %s is tried again later", self.name, job_id)
+                raise
+            except TRANSIENT_ERRORS as error:
+                log.warning("%s of job %s: %s", self.name, job_id, type(error).__name__)
+                raise
+            except Exception:
+                log.exception("%s of job %s failed", self.name, job_id)
+                raise
+
+
+class JobTask(GraderTask):
+    """The task of a kind of job: tried again after a transient error, without end."""
 
     autoretry_for = TRANSIENT_ERRORS
     max_retries = None
@@ -66,88 +108,65 @@ def _database() -> Database:
     return Database.from_settings(app.conf.grader_settings)
 
 
-@app.task(name=GRADE_TASK, bind=True, base=GraderTask)
-def grade_run(self: Any, run_id: int) -> str:
-    with bind(task_id=self.request.id):
-        return execute_run(
-            _database(),
-            app.conf.grader_settings,
-            run_id,
-            worker=self.request.hostname or "worker",
-            task_id=self.request.id or "",
-        )
+@app.task(name=GRADE_TASK, bind=True, base=JobTask)
+def grade_run(self: JobTask, run_id: int) -> str:
+    """Grade a run (nothing when another delivery owns it or it is finished)."""
+    worker, task_id = self.request.hostname or "worker", self.request.id or ""
+    return execute_run(self.database, self.settings, run_id, worker=worker, task_id=task_id)
 
 
-@app.task(name=REAP_TASK)
-def reap_stuck_runs() -> int:
-    """Send again every run stuck in queued or running past the timeout, after the commit
-    that puts them back in the queue; how many (not tried again after an error: the beat
-    sends the next one soon)."""
-    database = _database()
-    queue = Queue(app.conf.grader_settings, database, app)
-    with database.session() as session:
-        ids = stuck_runs(session, app.conf.grader_settings, queue)
-    # And the analyses of exercise versions whose task was lost.
-    with database.session() as session:
-        analyses = stuck_analyses(session, queue)
-    return len(ids) + len(analyses)
+@app.task(name=ANALYSE_TASK, bind=True, base=JobTask)
+def analyse_version(self: JobTask, version_id: int) -> str:
+    """Expand an exercise version's games, trace its trees and check its hidden trees,
+    storing the result in its analysis row (nothing when it is done already)."""
+    return analyse(self.database, self.settings, version_id, task_id=self.request.id or "")
 
 
-@app.task(name=DELIVER_TASK, bind=True, base=GraderTask)
-def deliver(self: Any, delivery_id: int) -> str:
+@app.task(name=CHECK_ADDED_TASK, bind=True, base=JobTask)
+def check_added_implementation(self: JobTask, added_id: int) -> str:
+    """Run an instructor's wrong implementation in the sandbox on its exercise's trees and
+    store which catch it (nothing when it is checked already); a sandbox that cannot run
+    it is tried again a little later, :data:`CHECK_TRIES` times in all."""
+    last_try = self.request.retries + 1 >= CHECK_TRIES
+    try:
+        return check_added(self.database, self.settings, added_id, last_try=last_try)
+    except TryAgain as error:
+        raise self.retry(exc=error, countdown=CHECK_RETRY_SECONDS, max_retries=None) from error
+
+
+@app.task(name=DELIVER_TASK, bind=True, base=JobTask)
+def deliver(self: JobTask, delivery_id: int) -> str:
     """One attempt of an outbound delivery; the next one is planned with a countdown."""
-    wait = deliver_now(_database(), delivery_id)
+    wait = deliver_now(self.database, self.settings, delivery_id)
     if wait is None:
         return "done"
     self.apply_async(args=[delivery_id], countdown=wait)
     return f"retry in {wait:.0f} s"
 
 
-@app.task(name=LINEITEM_TASK, bind=True, base=GraderTask)
-def read_lineitem_due(self: Any, launch_id: int, attempt: int = 1) -> str:
+@app.task(name=LINEITEM_TASK, bind=True, base=JobTask)
+def read_lineitem_due(self: JobTask, launch_id: int, attempt: int = 1) -> str:
     """Read the due date of a launch's line item; a platform that did not answer is asked
     once more a minute later, then left to the next launch (no storm of retries)."""
-    database = _database()
-    with bind(task_id=self.request.id):
-        reading = read_due(database, Queue(app.conf.grader_settings, database, app), launch_id)
+    reading = read_due(self.database, self.settings, launch_id, self.jobs())
     if reading.retry and attempt < ATTEMPTS:
         self.apply_async(args=[launch_id, attempt + 1], countdown=RETRY_SECONDS)
         return f"{reading.summary}; again in {RETRY_SECONDS:.0f} s"
     return reading.summary
 
 
-@app.task(name=SWEEP_TASK)
-def sweep_deliveries() -> int:
+@app.task(name=REAP_TASK, bind=True, base=GraderTask)
+def reap_stuck_runs(self: GraderTask) -> int:
+    """Send again every job whose task was lost (each kind's stuck-job finder in
+    :mod:`grader.services.jobs`), after the commit that puts them back in the queue; how
+    many (not tried again after an error: the beat sends the next one soon)."""
+    return reap(self.database, self.settings, self.jobs())
+
+
+@app.task(name=SWEEP_TASK, bind=True, base=GraderTask)
+def sweep_deliveries(self: GraderTask) -> int:
     """Send every delivery whose next try is due (any message the broker lost; not tried
     again after an error: the beat sends the next sweep soon)."""
-    database = _database()
-    with database.sessions() as session:
+    with self.database.sessions() as session:
         ids = due(session)
-    return Queue(app.conf.grader_settings, database, app).send_deliveries(ids)
-
-
-@app.task(name=ANALYSE_TASK, bind=True, base=GraderTask)
-def analyse_version(self: Any, version_id: int) -> str:
-    """Expand an exercise version's games, trace its trees and check its hidden trees,
-    storing the result in its analysis row (nothing when it is done already)."""
-    with bind(task_id=self.request.id):
-        return analyse(
-            _database(), app.conf.grader_settings, version_id, task_id=self.request.id or ""
-        )
-
-
-@app.task(name=CHECK_ADDED_TASK, bind=True, base=GraderTask)
-def check_added_implementation(self: Any, added_id: int) -> str:
-    """Run an instructor's wrong implementation in the sandbox on its exercise's trees and
-    store which catch it (nothing when it is checked already); a sandbox that cannot run
-    it is tried again a little later, :data:`CHECK_TRIES` times in all."""
-    with bind(task_id=self.request.id):
-        try:
-            return check_added(
-                _database(),
-                app.conf.grader_settings,
-                added_id,
-                last_try=self.request.retries + 1 >= CHECK_TRIES,
-            )
-        except TryAgain as error:
-            raise self.retry(exc=error, countdown=CHECK_RETRY_SECONDS, max_retries=None) from error
+    return self.jobs().send(DELIVER_TASK, ids)

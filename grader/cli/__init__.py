@@ -8,7 +8,6 @@ from grader.cli import hidden as _hidden  # noqa: F401  (registers its commands)
 from grader.cli.exercises import exercises
 from grader.cli.grade import grade
 from grader.cli.service import courses, db, demo, users
-from worker import runners as _runners  # noqa: F401  (the command line wires the worker in)
 
 
 @click.group()

@@ -19,6 +19,7 @@ from datetime import datetime
 import requests
 from sqlalchemy.orm import Session
 
+from grader.config import Settings
 from grader.db import Database
 from grader.lms.callbacks import TIMEOUTS
 from grader.lti.launch import lineitem_scope, moment
@@ -28,7 +29,9 @@ from grader.lti.urls import url_problem
 from grader.models import Exercise, LtiLaunch, LtiPlatform
 from grader.models.base import aware
 from grader.services import deadlines
-from grader.services.unit_of_work import Sender
+from grader.services.queue import Queue
+from grader.services.tasks import DELIVER_TASK
+from grader.services.unit_of_work import Dispatcher
 
 log = logging.getLogger(__name__)
 
@@ -59,10 +62,13 @@ class _Target:
     scope: str
 
 
-def read_due(database: Database, sender: Sender, launch_id: int) -> Reading:
+def read_due(
+    database: Database, settings: Settings, launch_id: int, dispatcher: Dispatcher | None = None
+) -> Reading:
     """Read the due date of launch ``launch_id``'s line item and keep it on the exercise
-    (unless an instructor set one); the LMS deliveries this moves are sent by ``sender``
-    after the commit. Doing it twice changes nothing more."""
+    (unless an instructor set one); the LMS deliveries this moves are sent after the commit
+    (by ``dispatcher``, the settings' queue unless given). Doing it twice changes nothing
+    more."""
     with database.session() as session:
         target = _target(session, launch_id)
     if isinstance(target, Reading):
@@ -77,7 +83,7 @@ def read_due(database: Database, sender: Sender, launch_id: int) -> Reading:
         if exercise is None:
             return Reading("the exercise is gone")
         ids = deadlines.set_lti_due(session, exercise, due, source=SOURCE)
-        sender.deliver_after_commit(session, ids)
+        (dispatcher or Queue(settings, database)).dispatch(session, DELIVER_TASK, ids)
         if exercise.due_at is None or aware(exercise.due_at) != due:
             why = (
                 "the instructor set the due date"

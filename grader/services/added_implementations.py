@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from datetime import datetime, timedelta
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
@@ -27,6 +27,8 @@ from grader.models import AddedImplementation, AddedState, Exercise, User, utcno
 from grader.models.base import aware
 from grader.services import audit
 from grader.services.submissions import SubmissionRefused, decode_source
+from grader.services.tasks import CHECK_ADDED_TASK
+from grader.services.unit_of_work import Dispatcher
 from reference.exercises.model import Exercise as ExerciseModel
 from reference.hidden import LIBRARY_FOLDER, load_library
 from reference.hidden.library import Implementation, parse_header
@@ -49,14 +51,6 @@ REQUIRED = {
     "hint": "Give students a hint: where to look, without the code.",
     "source": "Paste the implementation's code or choose its .py file.",
 }
-
-
-class CheckSender(Protocol):
-    """What sends the check of added implementations once a session commits (the
-    ``Queue``)."""
-
-    def check_added_after_commit(self, session: Session, added_ids: Iterable[int]) -> None:
-        """Send each implementation's check once ``session`` commits."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +181,7 @@ def add(
     draft: Draft,
     *,
     limit: int,
-    sender: CheckSender,
+    sender: Dispatcher,
 ) -> AddedImplementation | dict[str, str]:
     """Add ``draft`` to ``exercise``'s library and queue its check (sent after the commit);
     or, when it may not be added, what is wrong with it by field name (nothing changed)."""
@@ -215,7 +209,7 @@ def add(
     except IntegrityError:  # another request added the same stem at the same moment
         return {"stem": f"This exercise's library already has {draft.stem!r}."}
     _audit(session, author, exercise, row, "library.add", name=row.name)
-    sender.check_added_after_commit(session, [row.id])
+    sender.dispatch(session, CHECK_ADDED_TASK, [row.id])
     return row
 
 
@@ -305,7 +299,7 @@ def check_again(
     exercise: Exercise,
     actor: User,
     row: AddedImplementation,
-    sender: CheckSender,
+    sender: Dispatcher,
     now: datetime | None = None,
 ) -> bool:
     """Queue ``row``'s check again (sent after the commit): after a failure, against the
@@ -318,7 +312,7 @@ def check_again(
     row.task_id = None
     row.result = _queued(now)
     _audit(session, actor, exercise, row, "library.check")
-    sender.check_added_after_commit(session, [row.id])
+    sender.dispatch(session, CHECK_ADDED_TASK, [row.id])
     return True
 
 
@@ -393,7 +387,6 @@ def shipped(exercises_dir: Path, rules: ExerciseModel) -> list[Implementation]:
 
 __all__ = [
     "COUNT_KEYS",
-    "CheckSender",
     "Counts",
     "Draft",
     "SubmissionRefused",

@@ -3,8 +3,9 @@
 Expanding a version's games, the reference trace of each public tree and the hidden-tree
 check can take minutes (the full tic-tac-toe tree has 549,946 nodes), so no request does
 them: a version's :class:`~grader.models.VersionAnalysis` is queued when the version is
-saved (or when a page needs one that does not exist yet), a worker runs :func:`analyse`
-and stores its result as JSON, and every page reads that result (:func:`stored_result`).
+saved (or by the reaper, for a version saved before analyses existed: a page read never
+asks for one), a worker runs :func:`analyse` and stores its result as JSON, and every page
+reads that result (:func:`stored_result`).
 
 The row is the truth about the work: a delivery claims it (:func:`analyse`), commits its
 stage and progress as it goes, and stores the result only while it still owns the row; a
@@ -19,11 +20,11 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
@@ -35,6 +36,8 @@ from grader.models import AnalysisState, Exercise, ExerciseVersion, VersionAnaly
 from grader.services.authoring import MAX_STEPS, Step, check_hidden, reference_traces
 from grader.services.exercise_store import load_materialized, materialize, relative_problems
 from grader.services.hidden_keys import exercise_key
+from grader.services.tasks import ANALYSE_TASK
+from grader.services.unit_of_work import Dispatcher
 from reference import progress
 from reference.exercises.model import Exercise as ExerciseModel
 from reference.problems import FileProblems, Problem
@@ -48,17 +51,13 @@ UNSENT_GRACE = timedelta(seconds=60)
 """A queued analysis whose task never reached the broker is sent again after this long."""
 RUNNING_TIMEOUT = timedelta(minutes=30)
 """An analysis running this long lost its worker: it is sent again."""
+MISSING_PER_PASS = 20
+"""Versions without an analysis given one by each pass of the reaper (minutes of work each,
+on the one maintenance worker: a backlog is worked through a pass at a time)."""
 TOLD_EVERY = 0.5
 """Seconds between two commits of the stage and progress."""
 STAGES = {"load": (0.0, 0.45), "traces": (0.45, 0.85), "hidden": (0.85, 1.0)}
 """Each stage's share of the progress bar (from, to)."""
-
-
-class AnalysisSender(Protocol):
-    """What sends analysis tasks once a session commits (the ``Queue``)."""
-
-    def analyse_after_commit(self, session: Session, version_ids: Iterable[int]) -> None:
-        """Send each version's analysis task once ``session`` commits."""
 
 
 # Asking for an analysis.
@@ -70,7 +69,7 @@ def analysis_of(session: Session, version_id: int) -> VersionAnalysis | None:
 
 
 def request_analysis(
-    session: Session, version: ExerciseVersion, sender: AnalysisSender
+    session: Session, version: ExerciseVersion, sender: Dispatcher
 ) -> VersionAnalysis:
     """The version's analysis: a new one, queued and sent after the commit, when there is
     none (another request making it at the same moment wins, and its row is returned)."""
@@ -80,7 +79,7 @@ def request_analysis(
     if found is not None:
         # A result of an older form: made again.
         _requeue(found)
-        sender.analyse_after_commit(session, [version.id])
+        sender.dispatch(session, ANALYSE_TASK, [version.id])
         return found
     try:
         with session.begin_nested():
@@ -91,7 +90,7 @@ def request_analysis(
         existing = session.get(VersionAnalysis, version.id)
         assert existing is not None
         return existing
-    sender.analyse_after_commit(session, [version.id])
+    sender.dispatch(session, ANALYSE_TASK, [version.id])
     return row
 
 
@@ -102,12 +101,12 @@ def _current(row: VersionAnalysis) -> bool:
     return row.stage == _DONE_STAGE
 
 
-def run_again(session: Session, row: VersionAnalysis, sender: AnalysisSender) -> bool:
+def run_again(session: Session, row: VersionAnalysis, sender: Dispatcher) -> bool:
     """Queue a failed analysis again (sent after the commit); False when it has not failed."""
     if row.state != AnalysisState.FAILED:
         return False
     _requeue(row)
-    sender.analyse_after_commit(session, [row.version_id])
+    sender.dispatch(session, ANALYSE_TASK, [row.version_id])
     return True
 
 
@@ -135,11 +134,11 @@ def mark_sent(session: Session, version_id: int, task_id: str) -> None:
     )
 
 
-def stuck_analyses(
-    session: Session, sender: AnalysisSender, now: datetime | None = None
-) -> list[int]:
-    """Analyses to send again, sent after the commit: queued but never sent, or running
-    past :data:`RUNNING_TIMEOUT` (their worker was lost)."""
+def stuck_analyses(session: Session, _settings: Settings, now: datetime | None = None) -> list[int]:
+    """Analyses to send again, put back in the queue: queued but never sent, running past
+    :data:`RUNNING_TIMEOUT` (their worker was lost) or done in an older form; and, up to
+    :data:`MISSING_PER_PASS`, those of versions that have none (saved before analyses
+    existed: no page makes them). The reaper sends them after the commit."""
     now = now or utcnow()
     rows = session.scalars(
         select(VersionAnalysis)
@@ -150,16 +149,37 @@ def stuck_analyses(
                 & (VersionAnalysis.queued_at < now - UNSENT_GRACE),
                 (VersionAnalysis.state == AnalysisState.RUNNING)
                 & (VersionAnalysis.started_at < now - RUNNING_TIMEOUT),
+                (VersionAnalysis.state == AnalysisState.DONE)
+                & (VersionAnalysis.stage != _DONE_STAGE),
             )
         )
         .with_for_update(skip_locked=True)
     ).all()
     for row in rows:
         _requeue(row)
-    ids = [row.version_id for row in rows]
-    if ids:
-        sender.analyse_after_commit(session, ids)
-    return ids
+    return [row.version_id for row in rows] + _make_missing(session)
+
+
+def _make_missing(session: Session) -> list[int]:
+    """Queued analysis rows for versions that have none (one made at the same moment by a
+    request is left to it)."""
+    missing = session.scalars(
+        select(ExerciseVersion.id)
+        .outerjoin(VersionAnalysis, VersionAnalysis.version_id == ExerciseVersion.id)
+        .where(VersionAnalysis.version_id.is_(None))
+        .order_by(ExerciseVersion.id)
+        .limit(MISSING_PER_PASS)
+    ).all()
+    made = []
+    for version_id in missing:
+        try:
+            with session.begin_nested():
+                session.add(VersionAnalysis(version_id=version_id, state=AnalysisState.QUEUED))
+                session.flush()
+        except IntegrityError:
+            continue
+        made.append(version_id)
+    return made
 
 
 # Doing the analysis (in a worker).
@@ -167,7 +187,7 @@ def stuck_analyses(
 _DONE_STAGE = f"done (result form {RESULT_FORMAT})"
 
 
-def analyse(database: Database, settings: Settings, version_id: int, task_id: str) -> str:
+def analyse(database: Database, settings: Settings, version_id: int, task_id: str = "eager") -> str:
     """Analyse version ``version_id`` and store the result in its row, committing the
     stage and progress as it goes; what happened, in words. Does nothing for a version
     analysed already or being analysed by another live delivery."""
@@ -453,11 +473,24 @@ def stored_result(session: Session, row: VersionAnalysis) -> AnalysisResult | No
 
 
 def result_for(
-    session: Session, version: ExerciseVersion, sender: AnalysisSender
+    session: Session, version: ExerciseVersion
 ) -> tuple[VersionAnalysis, AnalysisResult | None]:
-    """A version's analysis (requested when it has none) and its result when done."""
-    row = request_analysis(session, version, sender)
+    """A version's analysis as a page shows it (:func:`shown`) and its result when done;
+    it only reads."""
+    row = shown(session, version)
     return row, stored_result(session, row)
+
+
+def shown(session: Session, version: ExerciseVersion) -> VersionAnalysis:
+    """A version's analysis row, or, when it has none or one of an older form, a queued one
+    that is not stored: a page read never writes nor sends (the reaper makes the missing
+    row and sends it, :func:`stuck_analyses`)."""
+    found = analysis_of(session, version.id)
+    if found is not None and _current(found):
+        return found
+    return VersionAnalysis(
+        version_id=version.id, state=AnalysisState.QUEUED, stage="", progress=0.0, error=None
+    )
 
 
 def status(row: VersionAnalysis) -> dict[str, Any]:

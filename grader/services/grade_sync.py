@@ -23,8 +23,9 @@ def grade_changed(
 ) -> list[int]:
     """Make the deliveries that tell each LMS the new grade of each of ``user_ids`` on
     ``exercise`` (flushed, not sent: the caller sends the ids after the commit with
-    ``queue().deliver_after_commit``). ``reason`` says why (``override``, ``extension``,
-    ``deadline``, ``regrade``...); students with no attempt have no grade to send."""
+    ``queue().dispatch(session, DELIVER_TASK, ids)``). ``reason`` says why (``override``,
+    ``extension``, ``deadline``, ``regrade``...); students with no attempt have no grade to
+    send."""
     wanted = sorted(set(user_ids))
     if not wanted:
         return []

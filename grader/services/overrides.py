@@ -3,7 +3,7 @@
 While an override stands it is the student's grade (:mod:`grader.services.grades` makes it
 win) and what the LMS gets. Setting and clearing one each write an audit event and a
 notice to the student, and make the deliveries that carry the new grade to the LMS; the
-caller sends their ids after the commit (``queue().deliver_after_commit``).
+caller sends their ids after the commit (``queue().dispatch(session, DELIVER_TASK, ids)``).
 """
 
 from __future__ import annotations

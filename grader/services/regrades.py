@@ -37,7 +37,8 @@ from grader.models import (
 from grader.models.submissions import Lane, SubmissionKind
 from grader.services import audit, grade_sync, notices
 from grader.services.grades import StudentGrade, student_grades
-from grader.services.unit_of_work import Sender
+from grader.services.tasks import DELIVER_TASK, GRADE_TASK
+from grader.services.unit_of_work import Dispatcher
 from reference.report import RunVerdict
 
 OPEN = (RegradeState.PREVIEWING, RegradeState.READY)
@@ -63,7 +64,7 @@ def open_regrade(session: Session, exercise_id: int) -> Regrade | None:
     )
 
 
-def start(session: Session, queue: Sender, actor: User, exercise: Exercise) -> Regrade:
+def start(session: Session, queue: Dispatcher, actor: User, exercise: Exercise) -> Regrade:
     """A new regrade's preview of ``exercise``: an uncounted run in the slow lane for each
     student's latest attempt, on the current version, sent after the commit. Raises
     :class:`RegradeRefused` while another is open, without a current version, or when
@@ -118,7 +119,7 @@ def start(session: Session, queue: Sender, actor: User, exercise: Exercise) -> R
         version_id=exercise.current_version_id,
         runs=len(runs),
     )
-    queue.send_after_commit(session, [run.id for run in runs])
+    queue.dispatch(session, GRADE_TASK, [run.id for run in runs])
     return regrade
 
 
@@ -243,7 +244,7 @@ class Confirmed:
     errors: int
 
 
-def confirm(session: Session, queue: Sender, actor: User, regrade: Regrade) -> Confirmed:
+def confirm(session: Session, queue: Dispatcher, actor: User, regrade: Regrade) -> Confirmed:
     """Make the preview's graded runs count, tell each student whose grade changed, and
     send the LMS their new grades (after the commit). Raises :class:`RegradeRefused`
     unless the regrade is ready, or when the exercise has another version since."""
@@ -317,7 +318,7 @@ def confirm(session: Session, queue: Sender, actor: User, regrade: Regrade) -> C
         ids = grade_sync.grade_changed(
             session, exercise, [change.user.id for change in changed], reason="regrade"
         )
-        queue.deliver_after_commit(session, ids)
+        queue.dispatch(session, DELIVER_TASK, ids)
     return Confirmed(changed, counted.rowcount, len(before.having("error")))  # type: ignore[attr-defined]
 
 

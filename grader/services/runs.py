@@ -32,7 +32,8 @@ from grader.models import ExerciseVersion, GradingRun, RunState, utcnow
 from grader.models.submissions import Lane
 from grader.services.deliveries import on_run_finished
 from grader.services.results import store_report
-from grader.services.unit_of_work import Sender
+from grader.services.tasks import DELIVER_TASK, GRADE_TASK
+from grader.services.unit_of_work import Dispatcher
 from reference.report import Report, RunVerdict
 from reference.safe_json import safe_text
 
@@ -65,7 +66,7 @@ class Start:
 
 
 def start_run(
-    session: Session, settings: Settings, queue: Sender, run_id: int, worker: str, task_id: str
+    session: Session, settings: Settings, queue: Dispatcher, run_id: int, worker: str, task_id: str
 ) -> Start:
     """Claim ``run_id`` for this delivery (once the caller commits). A run delivered too
     often ends here as ``internal_error``; its outbound deliveries are sent after the
@@ -90,7 +91,7 @@ def start_run(
     now = utcnow()
     if run.deliveries > settings.max_run_attempts:
         _fail(run, our_fault(f"grading failed or was interrupted {run.deliveries - 1} times"), now)
-        queue.deliver_after_commit(session, on_run_finished(session, run))
+        queue.dispatch(session, DELIVER_TASK, on_run_finished(session, run))
         return Start("too many deliveries")
     run.state = RunState.RUNNING
     run.started_at = now
@@ -115,7 +116,7 @@ def _owned(session: Session, run_id: int, delivery: int) -> GradingRun | None:
 def finish_run(
     session: Session,
     settings: Settings,
-    queue: Sender,
+    queue: Dispatcher,
     run_id: int,
     delivery: int,
     report: Report | Mapping[str, Any],
@@ -130,7 +131,7 @@ def finish_run(
     run.state = RunState.GRADED
     run.finished_at = utcnow()
     store_report(session, run, report, settings.node_rows_limit)
-    queue.deliver_after_commit(session, on_run_finished(session, run))
+    queue.dispatch(session, DELIVER_TASK, on_run_finished(session, run))
     return True
 
 
@@ -150,7 +151,7 @@ class Retry:
 def retry_run(
     session: Session,
     settings: Settings,
-    queue: Sender,
+    queue: Dispatcher,
     run_id: int,
     delivery: int,
     what: str,
@@ -173,7 +174,7 @@ def retry_run(
         # Unsent until Queue.send marks it: if the broker cannot take it, the reaper's
         # sweep of unsent runs sends it again.
         run.task_id = None
-        queue.send_after_commit(session, [run.id])
+        queue.dispatch(session, GRADE_TASK, [run.id])
         return Retry(again=True)
     if report is not None:
         store_report(session, run, report, settings.node_rows_limit)
@@ -181,7 +182,7 @@ def retry_run(
     # The stored report reads back with the run's verdict, score and message: what an LMS
     # is sent says what the student reads, and is not a grade.
     _fail(run, our_fault(f"grading failed{tries} because {what}"), now)
-    queue.deliver_after_commit(session, on_run_finished(session, run))
+    queue.dispatch(session, DELIVER_TASK, on_run_finished(session, run))
     return Retry(again=False)
 
 
@@ -193,7 +194,7 @@ def _fail(run: GradingRun, message: str, now: datetime) -> None:
     run.finished_at = now
 
 
-def move_to_slow_lane(session: Session, queue: Sender, run_id: int, delivery: int) -> bool:
+def move_to_slow_lane(session: Session, queue: Dispatcher, run_id: int, delivery: int) -> bool:
     """Put a fast-lane run that needs more than the fast lane's budget back in the queue,
     in the slow lane; its task is sent after the commit. Its delivery here does not count
     as an attempt. False when this delivery no longer owns the run."""
@@ -205,7 +206,7 @@ def move_to_slow_lane(session: Session, queue: Sender, run_id: int, delivery: in
     run.deliveries -= 1
     run.requeued_at = utcnow()
     run.task_id = None
-    queue.send_after_commit(session, [run.id])
+    queue.dispatch(session, GRADE_TASK, [run.id])
     return True
 
 
@@ -225,11 +226,9 @@ def mark_sent(session: Session, run_id: int, task_id: str) -> None:
     )
 
 
-def stuck_runs(
-    session: Session, settings: Settings, queue: Sender, now: datetime | None = None
-) -> list[int]:
-    """Runs to send again: queued or running past the timeout, or never sent; their tasks
-    are sent after the commit.
+def stuck_runs(session: Session, settings: Settings, now: datetime | None = None) -> list[int]:
+    """Runs to send again, put back in the queue: queued or running past the timeout, or
+    never sent (the reaper sends them after the commit).
 
     A queued run's time is counted from when it was last queued (its first ``queued_at``
     is kept for the queue-wait figures)."""
@@ -255,6 +254,4 @@ def stuck_runs(
         # A running run goes back to the queue; its next delivery counts as another attempt.
         run.state = RunState.QUEUED
         run.requeued_at = now
-    ids = [run.id for run in runs]
-    queue.send_after_commit(session, ids)
-    return ids
+    return [run.id for run in runs]

@@ -3,19 +3,15 @@
 The grader never imports the worker: it sends a task by its name through a Celery producer
 configured here (broker, queues, routes, publish retries), which ``worker.celery_app``
 extends into the worker's own app. When tasks are eager (tests, the command line) the work
-is done in this process by the runners in :data:`LOCAL_RUNNERS`, which whoever wires the
-application fills (``import worker.runners``).
+is done in this process by the function each kind of job names (:mod:`grader.services.jobs`).
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from celery import Celery
 from sqlalchemy.pool import NullPool
 
 from grader.config import Settings
-from grader.db import Database
 from grader.models.submissions import Lane
 
 GRADE_TASK = "worker.tasks.grade_run"
@@ -46,24 +42,6 @@ TASK_QUEUES = {
     CHECK_ADDED_TASK: GRADING_QUEUES[Lane.SLOW],
 }
 """Where each task goes unless told otherwise (a run goes to its lane's queue)."""
-
-Runner = Callable[[Database, Settings, int], object]
-"""Does one task's work in this process: the database, the settings and the task's id."""
-
-LOCAL_RUNNERS: dict[str, Runner] = {}
-"""The in-process runner of each task name, used when tasks are eager (filled by
-``worker.runners``)."""
-
-
-def local_runner(name: str) -> Runner:
-    """The in-process runner of task ``name``; an error that says how to wire it when none
-    was registered."""
-    try:
-        return LOCAL_RUNNERS[name]
-    except KeyError:
-        raise RuntimeError(
-            f"eager tasks need an in-process runner for {name}: import worker.runners"
-        ) from None
 
 
 def make_producer(settings: Settings) -> Celery:

@@ -56,12 +56,10 @@ def _drop_pending(session: Session, transaction: SessionTransaction) -> None:
         session.info.pop(_PENDING, None)
 
 
-class Sender(Protocol):
-    """What sends tasks once a session commits (:class:`grader.services.queue.Queue`): the
-    services that change runs are handed one and ask it, never the broker directly."""
+class Dispatcher(Protocol):
+    """What sends jobs once a session commits (:class:`grader.services.queue.Queue`): the
+    services that make or change jobs are handed one and ask it, never the broker."""
 
-    def send_after_commit(self, session: Session, run_ids: Iterable[int]) -> None:
-        """Send each run's task once ``session`` commits (never if it rolls back)."""
-
-    def deliver_after_commit(self, session: Session, delivery_ids: Iterable[int]) -> None:
-        """Send each outbound delivery's task once ``session`` commits."""
+    def dispatch(self, session: Session, kind: str, ids: Iterable[int]) -> None:
+        """Send the task of kind ``kind`` (a task name of :mod:`grader.services.jobs`) for
+        each id once ``session`` commits (never if it rolls back)."""

@@ -43,8 +43,7 @@ def _exercise_and_version(exercise_id: int, version_id: int) -> tuple[Exercise, 
 def status(exercise_id: int, version_id: int) -> Response:
     """The analysis's state, stage and progress, as JSON (the preview page polls it)."""
     _exercise, version = _exercise_and_version(exercise_id, version_id)
-    row = analyses.request_analysis(db_session(), version, queue())
-    response = jsonify(analyses.status(row))
+    response = jsonify(analyses.status(analyses.shown(db_session(), version)))
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -67,9 +66,9 @@ def run_again(exercise_id: int, version_id: int) -> Response:
 
 
 def preview_page(exercise: Exercise, version: ExerciseVersion) -> tuple[str, int]:
-    """The preview of a version from its stored analysis (requested when it has none):
-    its progress while it runs, its problems, or its reference traces and hidden-tree
-    check."""
+    """The preview of a version from its stored analysis (queued, to the page, while it has
+    none): its progress while it runs, its problems, or its reference traces and
+    hidden-tree check."""
     session = db_session()
     course = session.get(Course, exercise.course_id)
     try:
@@ -80,7 +79,7 @@ def preview_page(exercise: Exercise, version: ExerciseVersion) -> tuple[str, int
             "instructor/broken.html", exercise=exercise, version=version, problems=error.problems
         )
         return page, 200
-    row, result = analyses.result_for(session, version, queue())
+    row, result = analyses.result_for(session, version)
     drawings: dict[str, Markup] = {}
     current: dict[str, int] = {}
     hidden_drawings: dict[str, Markup] = {}

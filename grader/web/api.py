@@ -26,6 +26,7 @@ from grader.lms.integrations import by_token
 from grader.lms.problems import KINDS, Problem, for_status
 from grader.models import Exercise, Integration
 from grader.services.exercise_store import outline_version
+from grader.services.tasks import GRADE_TASK
 from grader.web import errors, links
 from grader.web.api_responses import API_PATH, api_root, json_response, problem_response
 from grader.web.context import db_session, queue, settings
@@ -148,7 +149,7 @@ def submit_from_lms() -> Response:
     headers = {name.lower(): value for name, value in request.headers.items()}
     accepted = intake.accept(db_session(), settings(), integration, body, headers, count=_count)
     if accepted.run_id is not None:
-        queue().send_after_commit(db_session(), [accepted.run_id])
+        queue().dispatch(db_session(), GRADE_TASK, [accepted.run_id])
     status_url = links.external_url("api.submission", submission_id=accepted.submission_id)
     response = json_response(
         {"submission_id": accepted.submission_id, "status_url": status_url}, 202

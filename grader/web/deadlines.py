@@ -25,6 +25,7 @@ from grader.models import Exercise, Extension, LatePolicy, Role, User, utcnow
 from grader.models.base import aware
 from grader.services import deadlines
 from grader.services.grades import Deadline, deadline, deadline_for
+from grader.services.tasks import DELIVER_TASK
 from grader.web.context import db_session, queue, role_required, taught_exercise
 from grader.web.deadline_panel import (
     EXTENSION,
@@ -206,7 +207,7 @@ def set_dates(exercise_id: int) -> Response | tuple[str, int]:
         return _again(exercise, dates_form=form)
     session = db_session()
     ids = deadlines.set_rules(session, exercise, current_user, rules)
-    queue().deliver_after_commit(session, ids)
+    queue().dispatch(session, DELIVER_TASK, ids)
     flash(f"Saved the dates and late policy of {exercise.title}.", "info")
     return redirect(url_for("instructor.exercise_page", exercise_id=exercise.id) + "#deadlines")
 
@@ -236,7 +237,7 @@ def grant(exercise_id: int) -> Response | tuple[str, int]:
     ids = deadlines.grant_extension(
         session, exercise, current_user, student.id, due_at, (form.reason.data or "").strip()
     )
-    queue().deliver_after_commit(session, ids)
+    queue().dispatch(session, DELIVER_TASK, ids)
     flash(f"{student.name} has an extension on {exercise.title}.", "info")
     return redirect(url_for("instructor.exercise_page", exercise_id=exercise.id) + "#extensions")
 
@@ -255,6 +256,6 @@ def remove(exercise_id: int, extension_id: int) -> Response:
         abort(400)
     student = session.get(User, extension.user_id)
     ids = deadlines.remove_extension(session, exercise, current_user, extension)
-    queue().deliver_after_commit(session, ids)
+    queue().dispatch(session, DELIVER_TASK, ids)
     flash(f"Removed the extension of {student.name if student else 'the student'}.", "info")
     return redirect(url_for("instructor.exercise_page", exercise_id=exercise.id) + "#extensions")

@@ -26,6 +26,7 @@ from grader.models import (
 )
 from grader.services import permissions
 from grader.services.deliveries import replay
+from grader.services.tasks import DELIVER_TASK
 from grader.web.context import db_session, queue, role_required
 
 blueprint = Blueprint("deliveries", __name__)
@@ -153,6 +154,6 @@ def replay_delivery(delivery_id: int) -> Response:
     session = db_session()
     delivery, _course = _delivery(session, delivery_id)
     replay(session, delivery)
-    queue().deliver_after_commit(session, [delivery.id])
+    queue().dispatch(session, DELIVER_TASK, [delivery.id])
     flash(f"Delivery {delivery.id} is being sent again.", "info")
     return redirect(url_for("deliveries.detail", delivery_id=delivery.id))

@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 from grader.models import Exercise, ExerciseVersion
 from grader.services import analyses
 from grader.services.exercise_store import outline_version
-from grader.web.context import db_session, queue, settings
+from grader.web.context import db_session, settings
 from grader.web.treesvg import stored_tree_svg
 from reference.algorithms import ALGORITHMS
 from reference.caching import IdentityCache
@@ -99,10 +99,10 @@ def exercise_model(exercise: Exercise, version: ExerciseVersion | None = None) -
 
 
 def version_analysis(version: ExerciseVersion | None) -> analyses.AnalysisResult | None:
-    """The stored analysis of ``version`` (requested when there is none), None until done."""
+    """The stored analysis of ``version``, None until done (or while it has none)."""
     if version is None:
         return None
-    return analyses.result_for(db_session(), version, queue())[1]
+    return analyses.result_for(db_session(), version)[1]
 
 
 @dataclass(frozen=True, slots=True)

@@ -232,7 +232,7 @@ def analytics_page(exercise_id: int) -> str:
     # The trees as the current version's analysis kept them (never expanded here).
     result = None
     if exercise.current_version is not None:
-        result = analyses.result_for(session, exercise.current_version, queue())[1]
+        result = analyses.result_for(session, exercise.current_version)[1]
     trees = {} if result is None else result.drawings()
     drawings = {
         heat.name: draw(trees[heat.name], _heat_marks(heat), caption=f"tree {heat.name}")

@@ -45,6 +45,7 @@ from grader.models import LtiPlatform, User, utcnow
 from grader.models.accounts import PendingLink
 from grader.models.base import aware
 from grader.services import identities
+from grader.services.tasks import DELIVER_TASK, LINEITEM_TASK
 from grader.web import links, sign_in_throttle
 from grader.web.auth import password_matches, sign_in
 from grader.web.context import db_session, queue, role_required, settings
@@ -370,9 +371,9 @@ def _accept(platform: LtiPlatform, claims: dict[str, Any]) -> Accepted | str:
     for attempt in (1, 2):
         try:
             accepted = accept(session, settings(), platform, claims)
-            queue().deliver_after_commit(session, accepted.deliveries)
+            queue().dispatch(session, DELIVER_TASK, accepted.deliveries)
             if accepted.lineitem_launch is not None:
-                queue().read_lineitems_after_commit(session, [accepted.lineitem_launch])
+                queue().dispatch(session, LINEITEM_TASK, [accepted.lineitem_launch])
             session.commit()  # here: a collision is told apart by the commit's error
             return accepted
         except LaunchRefused as refused:

@@ -18,6 +18,7 @@ from wtforms.validators import Optional
 from grader.models import AuditEvent, Course, Exercise, Submission, User
 from grader.services import overrides, permissions, roster
 from grader.services.grades import student_grade
+from grader.services.tasks import DELIVER_TASK
 from grader.web.context import db_session, queue, settings, taught_course, taught_exercise
 from grader.web.submission_view import feedback_parts
 
@@ -195,7 +196,7 @@ def _changed(
                 submission, exercise, clear_form=form, error=refused.message, status=422
             )
         return _review_page(submission, exercise, form, error=refused.message, status=422)
-    queue().deliver_after_commit(session, changed.delivery_ids)
+    queue().dispatch(session, DELIVER_TASK, changed.delivery_ids)
     flash(f"{said}: {student.name} is told, and the LMS gets the grade.", "info")
     return redirect(url_for(".submission_page", submission_id=submission.id))
 

@@ -29,6 +29,7 @@ from grader.models.base import aware
 from grader.models.submissions import SubmissionKind
 from grader.services import analyses, notices, overrides, permissions, sections
 from grader.services.submissions import SubmissionRefused, decode_source, standing, submit
+from grader.services.tasks import GRADE_TASK
 from grader.web import student_work
 from grader.web.context import db_session, queue, settings
 from grader.web.deadlines import due_view, due_views
@@ -198,7 +199,7 @@ def _accept(
             wait = (aware(refused.retry_at) - utcnow()).total_seconds()
             response.headers["Retry-After"] = str(max(int(wait) + 1, 1))
         return response
-    queue().send_after_commit(session, [submission.runs[0].id])
+    queue().dispatch(session, GRADE_TASK, [submission.runs[0].id])
     if found.current_version is not None:
         # Its feedback draws the trees of the version's analysis: asked for now if a
         # version published before analyses existed has none.

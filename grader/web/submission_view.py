@@ -15,7 +15,7 @@ from grader.services import analyses
 from grader.services.exercise_store import outline_version
 from grader.services.results import load_report
 from grader.services.runs import queue_position
-from grader.web.context import db_session, queue
+from grader.web.context import db_session
 from grader.web.feedback import TreeView, tree_views
 from grader.web.source import render_source, report_marks
 from reference.algorithms import ALGORITHMS
@@ -50,9 +50,9 @@ def feedback_parts(
         trees = {}
         if version is not None:
             model = outline_version(settings, exercise.slug, version).rules
-            # The trees the version's analysis kept whole (asked for when it has none):
-            # never a game expanded here.
-            result = analyses.result_for(session, version, queue())[1]
+            # The trees the version's analysis kept whole (none until it is done): never a
+            # game expanded here, nor an analysis asked for by a page read.
+            result = analyses.result_for(session, version)[1]
             drawings = {} if result is None else result.drawings()
             trees = {name: kept.tree for name, kept in drawings.items() if kept.whole}
         views = tree_views(report, trees)

@@ -29,9 +29,9 @@ from grader.models import Course, Exercise, GradingRun, Membership, Role, User, 
 from grader.services.analyses import analyse
 from grader.services.exercise_store import import_library
 from grader.services.results import load_report
+from grader.services.tasks import DELIVER_TASK, GRADE_TASK
 from grader.services.unit_of_work import after_commit
 from grader.web import create_app
-from worker import runners as _runners  # noqa: F401  (eager tasks grade in this process)
 
 PASSWORD = "correct horse battery"
 _PASSWORD_HASH = generate_password_hash(PASSWORD, method="pbkdf2:sha256:1000")
@@ -269,20 +269,24 @@ def stored_report(database: Database, run_id: int) -> dict[str, Any] | None:
 
 
 class SentAfterCommit:
-    """A sender for tests of the run services (:class:`grader.services.unit_of_work.Sender`):
-    it records the runs and deliveries they ask to send, when (and only if) the session
-    commits, and sends nothing."""
+    """A dispatcher for tests of the services (:class:`grader.services.unit_of_work.Dispatcher`):
+    it records the jobs they ask to send, by kind, when (and only if) the session commits,
+    and sends nothing."""
 
     def __init__(self) -> None:
-        self.runs: list[int] = []
-        self.deliveries: list[int] = []
+        self.sent: dict[str, list[int]] = {}
 
-    def send_after_commit(self, session: Session, run_ids: Iterable[int]) -> None:
-        ids = list(run_ids)
+    def dispatch(self, session: Session, kind: str, ids: Iterable[int]) -> None:
+        ids = list(ids)
         if ids:
-            after_commit(session, lambda: self.runs.extend(ids))
+            after_commit(session, lambda: self.sent.setdefault(kind, []).extend(ids))
 
-    def deliver_after_commit(self, session: Session, delivery_ids: Iterable[int]) -> None:
-        ids = list(delivery_ids)
-        if ids:
-            after_commit(session, lambda: self.deliveries.extend(ids))
+    @property
+    def runs(self) -> list[int]:
+        """The runs sent."""
+        return self.sent.setdefault(GRADE_TASK, [])
+
+    @property
+    def deliveries(self) -> list[int]:
+        """The outbound deliveries sent."""
+        return self.sent.setdefault(DELIVER_TASK, [])

@@ -29,6 +29,7 @@ from grader.models import (
 from grader.models.submissions import SubmissionKind
 from grader.services import submissions
 from grader.services.submissions import SubmissionRefused, submit
+from grader.services.tasks import GRADE_TASK
 from tests.grader.conftest import Backend, SentAfterCommit, UserFactory, csrf_token, login
 from tests.grader.lms import make_lms, problem
 
@@ -137,7 +138,7 @@ def test_a_number_taken_meanwhile_is_read_again_and_the_next_taken(
         second = submit(
             session, backend.settings, ada, exercise_of(backend, session), "b.py", SOURCE
         )
-        sent.send_after_commit(session, [second.runs[0].id])
+        sent.dispatch(session, GRADE_TASK, [second.runs[0].id])
         run_id = second.runs[0].id
     assert taken == [1, 2]
     assert numbers(backend, ada) == [1, 2]

@@ -114,13 +114,13 @@ def test_a_requeued_run_keeps_its_first_queued_at(
         mark_sent(session, run_id, "task")
     later = utcnow() + timedelta(seconds=settings.run_timeout_seconds + 5)
     with database.session() as session:
-        assert stuck_runs(session, settings, sent, later) == [run_id]
+        assert stuck_runs(session, settings, later) == [run_id]
     run = _run(database, run_id)
     assert run.queued_at == first
     assert run.requeued_at is not None
     assert abs(aware(run.requeued_at) - later) < timedelta(seconds=1)
     with database.session() as session:
-        assert stuck_runs(session, settings, sent, later + timedelta(seconds=60)) == []
+        assert stuck_runs(session, settings, later + timedelta(seconds=60)) == []
 
 
 class _Broker:
@@ -141,8 +141,8 @@ def test_each_run_is_sent_to_its_lanes_queue(
     slow = _submit(database, settings, course, student, CORRECT)
     broker = _Broker()
     queue = Queue(replace(settings, eager_tasks=False), database, broker)
-    assert queue.send([fast, slow]) == 2
-    assert queue.send_deliveries([7]) == 1
+    assert queue.send(GRADE_TASK, [fast, slow]) == 2
+    assert queue.send(DELIVER_TASK, [7]) == 1
     assert broker.sent == [
         (GRADE_TASK, [fast], "grading"),
         (GRADE_TASK, [slow], "grading-slow"),

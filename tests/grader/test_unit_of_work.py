@@ -14,8 +14,8 @@ from sqlalchemy.orm import Session
 from grader.config import Settings
 from grader.db import Database
 from grader.models import Course
-from grader.services import tasks
 from grader.services.queue import Queue
+from grader.services.tasks import GRADE_TASK
 from grader.services.unit_of_work import after_commit, pending
 from grader.web import create_app
 from grader.web.context import db_session, queue
@@ -28,7 +28,7 @@ class RecordingQueue(Queue):
         super().__init__(settings, database)
         self.sent: list[tuple[list[int], int]] = []
 
-    def send(self, run_ids: Iterable[int]) -> int:
+    def send(self, kind: str, run_ids: Iterable[int]) -> int:
         with self.database.session() as session:
             courses = session.scalar(select(func.count()).select_from(Course)) or 0
         ids = list(run_ids)
@@ -51,7 +51,7 @@ def touching_app(settings: Settings, database: Database, recording: RecordingQue
         session = db_session()
         session.add(Course(title="Touched", join_code=f"T{status}"))
         session.flush()
-        queue().send_after_commit(session, [42])
+        queue().dispatch(session, GRADE_TASK, [42])
         return "touched", status
 
     app.add_url_rule("/touch/<int:status>", view_func=touch)
@@ -88,7 +88,7 @@ def test_a_request_that_raises_rolls_back_and_sends_nothing(
 
     def broken() -> str:
         db_session().add(Course(title="Broken", join_code="BROKEN"))
-        queue().send_after_commit(db_session(), [7])
+        queue().dispatch(db_session(), GRADE_TASK, [7])
         raise RuntimeError("the view failed")
 
     app.add_url_rule("/broken", view_func=broken)
@@ -114,9 +114,11 @@ def test_actions_wait_for_the_outer_commit_and_are_dropped_on_rollback() -> None
     assert done == ["committed"]
 
 
-def test_eager_tasks_without_a_runner_say_how_to_wire_one(
-    monkeypatch: pytest.MonkeyPatch, settings: Settings, database: Database
+def test_a_kind_of_job_never_registered_fails_when_asked_for_not_after_the_commit(
+    settings: Settings, database: Database
 ) -> None:
-    monkeypatch.setattr(tasks, "LOCAL_RUNNERS", {})
-    with pytest.raises(RuntimeError, match=r"import worker\.runners"):
-        Queue(settings, database).send([1])
+    session = database.sessions()
+    with pytest.raises(ValueError, match="no job kind"):
+        Queue(settings, database).dispatch(session, "worker.tasks.no_such_task", [1])
+    assert pending(session) == 0
+    session.close()

@@ -26,6 +26,7 @@ from grader.services import grades
 from grader.services.exercise_store import import_library
 from grader.services.queue import Queue
 from grader.services.submissions import submit
+from grader.services.tasks import GRADE_TASK
 from grader.web import create_app
 from tests.chromium import axe_violations, chromium, screenshot, served, sign_in
 from tests.integration.conftest import (
@@ -105,7 +106,7 @@ def site(
             assert user is not None
             made = submit(session, settings, user, exercise, name, (LIBRARY / name).read_text())
             run_ids.append(made.runs[0].id)
-    Queue(settings, database).send(run_ids)
+    Queue(settings, database).send(GRADE_TASK, run_ids)
     wait_until_graded(database, run_ids, timeout=120)
     with served(create_app(settings, database)) as base:
         yield Site(base, settings, database, course_id, exercise.id, teacher, students)

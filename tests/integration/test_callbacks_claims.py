@@ -13,6 +13,7 @@ import pytest
 from grader.db import Database
 from grader.models import Course, DeliveryState
 from grader.services.queue import Queue
+from grader.services.tasks import DELIVER_TASK
 from tests.grader.lms.test_delivery_claims import SlowReceiver, logged, pending_delivery
 from tests.integration.conftest import Worker, service_settings
 
@@ -47,7 +48,7 @@ def test_three_tasks_for_one_callback_at_once_send_it_once(
     try:
         workers(settings, queues="callbacks", concurrency=8, pool="threads")
         delivery_id = pending_delivery(database, pg_course, slow.url())
-        assert Queue(settings, database).send_deliveries([delivery_id] * 3) == 3
+        assert Queue(settings, database).send(DELIVER_TASK, [delivery_id] * 3) == 3
 
         deadline = time.monotonic() + 240
         while logged(database, delivery_id)[1] == 0:

@@ -14,6 +14,7 @@ from grader.db import Database
 from grader.models import Course, Delivery, DeliveryState, GradingRun, LmsSubmission, User
 from grader.services.queue import Queue
 from grader.services.submissions import submit
+from grader.services.tasks import GRADE_TASK
 from tests.grader.conftest import stored_report
 from tests.grader.lms.test_callbacks import Receiver, make_integration, new_secret
 from tests.integration.conftest import Worker, exercise_of, service_settings, wait_until_graded
@@ -73,7 +74,7 @@ def test_a_graded_lms_submission_is_called_back_exactly_once(
             run_id = session.scalars(
                 select(GradingRun.id).where(GradingRun.submission_id == submission.id)
             ).one()
-        assert Queue(settings, database).send([run_id]) == 1
+        assert Queue(settings, database).send(GRADE_TASK, [run_id]) == 1
         wait_until_graded(database, [run_id], timeout=120)
 
         delivery = _delivered(database, submission_id, timeout=60)

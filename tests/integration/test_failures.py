@@ -19,6 +19,7 @@ from grader.db import Database
 from grader.models import Course, GradingRun, NodeResult, RunState, TreeResult
 from grader.services.queue import Queue
 from grader.services.submissions import submit
+from grader.services.tasks import GRADE_TASK
 from tests.grader.conftest import add_user, stored_report
 from tests.integration.conftest import (
     ROOT,
@@ -72,7 +73,7 @@ def test_a_root_value_of_inf_and_printed_nul_are_stored(
     database = Database(pg_url)
     workers(settings)
     run_id = _submitted(database, settings, pg_course, INFINITE)
-    assert Queue(settings, database).send([run_id]) == 1
+    assert Queue(settings, database).send(GRADE_TASK, [run_id]) == 1
     wait_until_graded(database, [run_id], timeout=90)
 
     run = _run(database, run_id)
@@ -108,7 +109,7 @@ def test_a_grading_that_raises_is_sent_again_then_ends_as_internal_error(
     database = Database(pg_url)
     workers(replace(settings, exercises_dir=library))
     run_id = _submitted(database, settings, pg_course, CORRECT)
-    assert Queue(settings, database).send([run_id]) == 1
+    assert Queue(settings, database).send(GRADE_TASK, [run_id]) == 1
     wait_until_graded(database, [run_id], timeout=90)
 
     run = _run(database, run_id)

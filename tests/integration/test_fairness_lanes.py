@@ -17,6 +17,7 @@ from grader.db import Database
 from grader.models import Course, GradingRun, User
 from grader.services.queue import Queue
 from grader.services.submissions import submit
+from grader.services.tasks import GRADE_TASK
 from tests.grader.conftest import stored_report
 from tests.integration.conftest import (
     ROOT,
@@ -63,14 +64,14 @@ def test_spinning_submissions_go_to_the_slow_lane_without_holding_up_a_correct_o
     queue = Queue(settings, database)
     # The grading processes start their sandboxes first.
     warm = [_submitted(database, settings, pg_course, CORRECT) for _ in range(2)]
-    assert queue.send(warm) == 2
+    assert queue.send(GRADE_TASK, warm) == 2
     wait_until_graded(database, warm, timeout=60)
 
     spinning = [_submitted(database, settings, pg_course, SPINS) for _ in range(8)]
-    assert queue.send(spinning) == 8
+    assert queue.send(GRADE_TASK, spinning) == 8
     probe = _submitted(database, settings, pg_course, CORRECT)
     began = time.monotonic()
-    assert queue.send([probe]) == 1
+    assert queue.send(GRADE_TASK, [probe]) == 1
     wait_until_graded(database, [probe], timeout=60)
     waited = time.monotonic() - began
     # Each spinning one used to hold a grading process for its 2 s of CPU and more: 8 of

@@ -113,7 +113,7 @@ def test_figure_5_2_end_to_end_and_a_second_delivery_does_nothing(
     right, wrong = _submit_runs(database, settings, pg_course, [CORRECT, WRONG])
     with database.session() as session:
         assert session.get(GradingRun, right).state == RunState.QUEUED  # type: ignore[union-attr]
-    assert queue.send([right, wrong]) == 2
+    assert queue.send(GRADE_TASK, [right, wrong]) == 2
     wait_until_graded(database, [right, wrong], timeout=120)
 
     verdicts = _public_verdicts(database, right)
@@ -155,7 +155,7 @@ def test_a_worker_killed_mid_run_leaves_the_run_graded_exactly_once(
     database = Database(pg_url)
     first = workers(settings, concurrency=1)
     (run_id,) = _submit_runs(database, settings, pg_course, [SLOW])
-    Queue(settings, database).send([run_id])
+    Queue(settings, database).send(GRADE_TASK, [run_id])
     # The submission spends 0.2 s of CPU on each tree: the fast lane gives it up at once
     # and it is graded in the slow lane, where it takes seconds. Kill it there.
     deadline = time.monotonic() + 60
@@ -216,11 +216,11 @@ def test_runs_queued_while_redis_is_down_are_all_graded(
     database = Database(pg_url)
     try:
         sent = _submit_runs(database, settings, pg_course, [CORRECT] * 5)
-        assert Queue(settings, database).send(sent) == 5
+        assert Queue(settings, database).send(GRADE_TASK, sent) == 5
         server.terminate()  # the queued messages are lost with it: it keeps nothing on disk
         server.wait(10)
         unsent = _submit_runs(database, settings, pg_course, [CORRECT] * 3)
-        assert Queue(settings, database).send(unsent) == 0
+        assert Queue(settings, database).send(GRADE_TASK, unsent) == 0
         server = start_redis()
         workers(settings, beat=True)
         wait_until_graded(database, sent + unsent, timeout=180)
@@ -245,7 +245,7 @@ def test_a_burst_of_500_submissions_is_graded_once_each(
     database = Database(pg_url)
     workers(settings)
     runs = _submit_runs(database, settings, pg_course, [CORRECT, WRONG] * 250)
-    assert Queue(settings, database).send(runs) == 500
+    assert Queue(settings, database).send(GRADE_TASK, runs) == 500
     wait_until_graded(database, runs, timeout=400)
     with database.session() as session:
         finished = session.execute(

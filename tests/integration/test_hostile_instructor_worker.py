@@ -20,6 +20,7 @@ from grader.models import AddedImplementation, AddedState, Course, Role, User
 from grader.services.exercise_store import import_library
 from grader.services.queue import Queue
 from grader.services.submissions import submit
+from grader.services.tasks import GRADE_TASK
 from tests.grader.conftest import add_user, stored_report
 from tests.integration.conftest import (
     Worker,
@@ -87,13 +88,13 @@ def test_a_time_bomb_leaves_the_fast_lane_as_fast_as_without_it(
     queue = Queue(settings, database)
     # The fast lane's process starts its sandbox and builds the exercise's pools first.
     warm = [_submitted(database, settings, plain), _submitted(database, settings, bombed)]
-    assert queue.send(warm) == 2
+    assert queue.send(GRADE_TASK, warm) == 2
     wait_until_graded(database, warm, timeout=120)
 
     baseline, probe = _submitted(database, settings, plain), _submitted(database, settings, bombed)
-    assert queue.send([baseline]) == 1
+    assert queue.send(GRADE_TASK, [baseline]) == 1
     wait_until_graded(database, [baseline], timeout=60)
-    assert queue.send([probe]) == 1
+    assert queue.send(GRADE_TASK, [probe]) == 1
     wait_until_graded(database, [probe], timeout=120)
 
     alone = _milliseconds(fast.log, baseline, r" graded: failed in")

@@ -21,6 +21,7 @@ from grader.db import Database
 from grader.models import Course, GradingRun, RunState, User
 from grader.services.queue import Queue
 from grader.services.submissions import submit
+from grader.services.tasks import GRADE_TASK
 from tests.integration.conftest import (
     ROOT,
     Worker,
@@ -137,7 +138,7 @@ def test_a_run_sent_while_the_database_is_away_is_graded_once_it_is_back(
     time.sleep(3)  # the worker is up and has written its first heartbeat
     proxy.cut()
     run_ids = [_queued_run(database, settings, pg_course) for _ in range(3)]
-    assert Queue(settings, database).send(run_ids) == 3
+    assert Queue(settings, database).send(GRADE_TASK, run_ids) == 3
     time.sleep(8)  # the worker takes each message and cannot start its run
     with database.session() as session:
         runs = [session.get(GradingRun, run_id) for run_id in run_ids]

@@ -106,7 +106,7 @@ class Sent:
     def __init__(self) -> None:
         self.ids: list[int] = []
 
-    def check_added_after_commit(self, session: Session, added_ids: Iterable[int]) -> None:
+    def dispatch(self, session: Session, _kind: str, added_ids: Iterable[int]) -> None:
         from grader.services.unit_of_work import after_commit
 
         ids = list(added_ids)

@@ -13,6 +13,7 @@ from grader.models import AddedImplementation, Course, Exercise, ExerciseVersion
 from grader.services.exercise_store import load_version, materialize
 from grader.services.queue import Queue
 from grader.services.submissions import submit
+from grader.services.tasks import GRADE_TASK
 from reference.diagnosis.stored import tree_key
 from reference.hidden import DEVELOPMENT_KEY
 from reference.report import Report
@@ -181,7 +182,7 @@ def test_the_worker_s_run_diagnoses_a_submission_as_the_added_mistake(
         submission = submit(session, settings, student, exercise, "mine.py", MIN_NEVER_PRUNES)
         run_id = submission.runs[0].id
 
-    assert Queue(settings, database).send([run_id]) == 1
+    assert Queue(settings, database).send(GRADE_TASK, [run_id]) == 1
 
     report = stored_report(database, run_id)
     assert report is not None and report["verdict"] == "failed"

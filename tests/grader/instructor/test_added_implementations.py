@@ -35,7 +35,7 @@ class Sent:
     def __init__(self) -> None:
         self.ids: list[int] = []
 
-    def check_added_after_commit(self, session: Session, added_ids: Iterable[int]) -> None:
+    def dispatch(self, session: Session, _kind: str, added_ids: Iterable[int]) -> None:
         ids = list(added_ids)
         after_commit(session, lambda: self.ids.extend(ids))
 

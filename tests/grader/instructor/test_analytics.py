@@ -17,6 +17,7 @@ from grader.models import Course, Exercise, GradingRun, Role, RunState, User
 from grader.services import analytics
 from grader.services.queue import Queue
 from grader.services.submissions import submit
+from grader.services.tasks import GRADE_TASK
 from tests.grader.conftest import UserFactory, analysed, csrf_token
 from tests.grader.instructor.helpers import LIBRARY, find_exercise, login
 
@@ -31,7 +32,7 @@ def _submit(database: Database, settings: Settings, course: Course, user: User, 
         ).one()
         submission = submit(session, settings, user, exercise, name, (LIBRARY / name).read_text())
         run_ids = [run.id for run in submission.runs]
-    assert Queue(settings, database).send(run_ids) == len(run_ids)
+    assert Queue(settings, database).send(GRADE_TASK, run_ids) == len(run_ids)
 
 
 def _class_of_two(

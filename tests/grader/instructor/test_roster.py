@@ -29,6 +29,7 @@ from grader.models import (
     User,
     utcnow,
 )
+from grader.services.tasks import GRADE_TASK
 from tests.grader.conftest import UserFactory, csrf_token
 from tests.grader.instructor.helpers import LIBRARY, login
 from tests.grader.test_overrides import graded_attempt
@@ -142,7 +143,7 @@ def test_an_instructor_reads_a_graded_submission_with_its_code_and_every_attempt
         check = submit(session, settings, student, exercise, "d.py", source, kind="check")
         run_ids = [first.runs[0].id, check.runs[0].id]
         first_id, check_id = first.id, check.id
-    assert Queue(settings, database).send(run_ids) == 2
+    assert Queue(settings, database).send(GRADE_TASK, run_ids) == 2
     login(client, teacher)
 
     response = client.get(f"/teach/submissions/{first_id}")

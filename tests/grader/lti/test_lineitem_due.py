@@ -22,7 +22,7 @@ from grader.lti.lineitems import Reading, read_due
 from grader.models import AuditEvent, Exercise, LtiLaunch
 from grader.models.base import aware
 from grader.services.queue import Queue
-from grader.services.tasks import LINEITEM_TASK, LOCAL_RUNNERS
+from grader.services.tasks import LINEITEM_TASK
 from tests.grader.conftest import SentAfterCommit
 from tests.grader.lti.conftest import launch
 from tests.grader.lti.platform import DROP, Platform
@@ -119,18 +119,20 @@ def test_the_read_only_scope_is_asked_for_when_granted(
 def test_an_instructor_s_due_date_is_not_replaced_nor_the_line_item_read(
     client: FlaskClient,
     database: Database,
+    settings: Settings,
     platform: Platform,
     registered: int,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     asked: list[int] = []
-    runner = LOCAL_RUNNERS[LINEITEM_TASK]
+    real = lineitems.read_due
 
     def recording(database: Database, settings: Settings, launch_id: int) -> object:
         asked.append(launch_id)
-        return runner(database, settings, launch_id)
+        return real(database, settings, launch_id)
 
-    monkeypatch.setitem(LOCAL_RUNNERS, LINEITEM_TASK, recording)
+    # Eager tasks find their work by its dotted path, when they are sent.
+    monkeypatch.setattr(lineitems, "read_due", recording)
     lands_on_the_exercise(client, platform)  # the exercise is made at its first launch
     exercise = stored_exercise(database)
     assert exercise.due_at is None and len(platform.lineitem_gets) == 1 and len(asked) == 1
@@ -147,7 +149,7 @@ def test_an_instructor_s_due_date_is_not_replaced_nor_the_line_item_read(
     assert kept.due_origin == "instructor"
     # A reading asked for before the instructor set the date finds it and reads nothing.
     sent = SentAfterCommit()
-    reading = read_due(database, sent, launch_id(database))
+    reading = read_due(database, settings, launch_id(database), sent)
     assert reading == Reading("the instructor set the due date")
     assert len(platform.lineitem_gets) == 1 and sent.deliveries == []
     assert deadline_events(database) == []
@@ -209,6 +211,7 @@ def test_without_a_line_item_to_read_none_is_read(
 def test_a_line_item_without_a_readable_end_changes_nothing(
     client: FlaskClient,
     database: Database,
+    settings: Settings,
     platform: Platform,
     registered: int,
     caplog: pytest.LogCaptureFixture,
@@ -225,7 +228,7 @@ def test_a_line_item_without_a_readable_end_changes_nothing(
     assert exercise.due_at is None and exercise.due_origin is None
     assert deadline_events(database) == []
     assert said in caplog.text
-    reading = read_due(database, SentAfterCommit(), launch_id(database))
+    reading = read_due(database, settings, launch_id(database), SentAfterCommit())
     assert said in reading.summary and not reading.retry  # nothing to gain by asking again
 
 
@@ -233,6 +236,7 @@ def test_a_line_item_without_a_readable_end_changes_nothing(
 def test_a_failing_platform_changes_nothing_and_the_student_lands_on_the_exercise(
     client: FlaskClient,
     database: Database,
+    settings: Settings,
     platform: Platform,
     registered: int,
     caplog: pytest.LogCaptureFixture,
@@ -249,7 +253,7 @@ def test_a_failing_platform_changes_nothing_and_the_student_lands_on_the_exercis
     assert stored_exercise(database).due_at is None and deadline_events(database) == []
     assert said in caplog.text
     # Worth one more try (the worker's task makes one, a minute later).
-    reading = read_due(database, SentAfterCommit(), launch_id(database))
+    reading = read_due(database, settings, launch_id(database), SentAfterCommit())
     assert reading.retry and said in reading.summary
     if status == 401:  # the refused token was dropped: the second try asked for a new one
         assert len(platform.token_requests) == 2
@@ -274,17 +278,17 @@ def test_a_refused_token_changes_nothing(
 
 
 def test_a_moved_due_date_sends_the_grades_it_moves(
-    client: FlaskClient, database: Database, platform: Platform, registered: int
+    client: FlaskClient, database: Database, settings: Settings, platform: Platform, registered: int
 ) -> None:
     """The deliveries ``set_lti_due`` makes are handed to the sender after the commit (none
     here: nobody has a grade yet), and a second reading is a no-op."""
     lands_on_the_exercise(client, platform)
     platform.lineitem["endDateTime"] = END
     sent = SentAfterCommit()
-    assert read_due(database, sent, launch_id(database)).summary.startswith("endDateTime")
+    assert read_due(database, settings, launch_id(database), sent).summary.startswith("endDateTime")
     assert sent.deliveries == []
     assert len(deadline_events(database)) == 1
-    read_due(database, sent, launch_id(database))
+    read_due(database, settings, launch_id(database), sent)
     assert len(deadline_events(database)) == 1
 
 
@@ -303,7 +307,7 @@ def test_the_reading_goes_to_the_callbacks_queue(settings: Settings, database: D
     assert route["queue"].name == "callbacks"
     broker = _Broker()
     queue = Queue(replace(settings, eager_tasks=False), database, broker)
-    assert queue.send_lineitem_reads([5]) == 1
+    assert queue.send(LINEITEM_TASK, [5]) == 1
     assert broker.sent == [(LINEITEM_TASK, [5], "callbacks")]
 
 

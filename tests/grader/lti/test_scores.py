@@ -27,6 +27,7 @@ from grader.models import (
 )
 from grader.services.deliveries import attempt
 from grader.services.submissions import submit
+from grader.services.tasks import GRADE_TASK
 from tests.grader.lti.conftest import launch
 from tests.grader.lti.platform import LINEITEM_SCOPE, Platform, TokenRequest
 
@@ -47,7 +48,7 @@ def submit_and_grade(
         run_id = session.scalars(
             select(GradingRun.id).where(GradingRun.submission_id == submission.id)
         ).one()
-    assert app.extensions["grader.queue"].send([run_id]) == 1
+    assert app.extensions["grader.queue"].send(GRADE_TASK, [run_id]) == 1
     return run_id
 
 

@@ -19,6 +19,7 @@ from grader.models.submissions import SubmissionKind
 from grader.services import overrides
 from grader.services.queue import Queue
 from grader.services.submissions import submit
+from grader.services.tasks import GRADE_TASK
 from tests.chromium import axe_violations, chromium, screenshot, served, sideways_overflow, sign_in
 from tests.grader.conftest import PASSWORD, UserFactory
 
@@ -56,7 +57,7 @@ def _graded(database: Database, settings: Settings, course: Course, user: Any) -
             run_ids = [run.id for run in submission.runs]
             paths[kind] = f"/submissions/{submission.id}"
             paths["exercise"] = f"/exercises/{exercise.id}"
-        assert Queue(settings, database).send(run_ids) == len(run_ids)
+        assert Queue(settings, database).send(GRADE_TASK, run_ids) == len(run_ids)
     return paths
 
 
@@ -153,7 +154,7 @@ def test_the_pages_of_misconceptions_pass_axe_and_fit_the_screen(
             (ROOT / TWO_MISTAKES).read_text(encoding="utf-8"),
         )  # fmt: skip
         run_ids, two_path = [run.id for run in two.runs], f"/submissions/{two.id}"
-    Queue(settings, database).send(run_ids)
+    Queue(settings, database).send(GRADE_TASK, run_ids)
     teacher = make_user(Role.INSTRUCTOR, course)
     client = app.test_client()
     login(client, teacher)
