@@ -8,6 +8,7 @@ from __future__ import annotations
 import atexit
 import os
 import textwrap
+import time
 from pathlib import Path
 
 from reference.exercises.model import Limits
@@ -91,12 +92,24 @@ def run(
     )
 
 
-def leftover_processes(forkserver: ForkServer) -> list[int]:
+def leftover_processes(forkserver: ForkServer, patience: float = 3.0) -> list[str]:
     """Processes that a run may have left: children of the fork-server, or anything
-    running as the students' user. Runs kill their child before they return; the
-    fork-server reaps it moments later (``settle`` waits for that). The children waiting
-    for the next runs are not leftovers, nor are the children of other fork-servers
-    (other test sessions may grade on this machine at the same time)."""
+    running as the students' user, each described (pid, parent, state, command line).
+    Runs kill their child before they return; the fork-server reaps it moments later
+    (``settle`` waits for that). The children waiting for the next runs are not
+    leftovers, nor are the children of other fork-servers (other test sessions may grade
+    on this machine at the same time). A process seen once is a leftover only if it is
+    still there after ``patience`` seconds: on a busy machine a process killed by another
+    fork-server can be caught between its parent's death and its own."""
+    deadline = time.monotonic() + patience
+    while True:
+        found = _leftovers(forkserver)
+        if not found or time.monotonic() > deadline:
+            return [_describe(pid) for pid in found]
+        time.sleep(0.1)
+
+
+def _leftovers(forkserver: ForkServer) -> list[int]:
     standby = forkserver.settle()
     found = []
     for entry in Path("/proc").iterdir():
@@ -114,6 +127,19 @@ def leftover_processes(forkserver: ForkServer) -> list[int]:
         if ours and int(entry.name) not in standby:
             found.append(int(entry.name))
     return found
+
+
+def _describe(pid: int) -> str:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return f"{pid} (ended while described)"
+    fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+    return (
+        f"{pid} parent {fields['PPid'].strip()} uid {fields['Uid'].split()[0]} "
+        f"state {fields['State'].strip()} command {command.strip()!r}"
+    )
 
 
 def _is_forkserver(pid: int) -> bool:
