@@ -100,8 +100,9 @@ class GradingRun(Base):
     )
     exercise_version_id: Mapped[int] = mapped_column(ForeignKey("exercise_versions.id"))
     state: Mapped[str] = mapped_column(String(20), default=RunState.QUEUED, index=True)
-    deliveries: Mapped[int] = mapped_column(default=0)
-    """How many times a worker started this run (a lost worker leaves it running)."""
+    claims: Mapped[int] = mapped_column(default=0)
+    """How many times a task claimed this run to grade it (a lost worker leaves it running;
+    a move to the slow lane takes its claim back). ``max_run_attempts`` bounds it."""
     queued_at: Mapped[datetime] = mapped_column(default=utcnow)
     """When the run was first queued (queue-wait figures count from here)."""
     requeued_at: Mapped[datetime | None]
