@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from alembic import command
-from sqlalchemy import create_engine, insert, inspect, select, table
+from sqlalchemy import Connection, create_engine, insert, inspect, select, table
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql import column
 
@@ -89,6 +89,49 @@ old_submissions = table(
 )
 
 
+def old_exercises(database: Database) -> list[tuple[int, int | None]]:
+    """The shipped exercises, in a new course of a database at an older revision: the id
+    and current version of each, in order."""
+    with database.session() as session:
+        course = Course(title="Old", join_code=secrets.token_hex(4).upper())
+        session.add(course)
+        session.flush()
+        import_library(session, Settings(), course)
+        found = session.execute(
+            select(Exercise.id, Exercise.current_version_id)
+            .where(Exercise.course_id == course.id)
+            .order_by(Exercise.id)
+        ).all()
+    return [(exercise_id, version_id) for exercise_id, version_id in found]
+
+
+def old_submission(
+    connection: Connection,
+    user_id: int,
+    exercise_id: int,
+    number: int,
+    kind: str = "attempt",
+    made: datetime = MADE,
+) -> int:
+    """A submission written as the older revision's rows are; its id."""
+    return int(
+        connection.execute(
+            insert(old_submissions)
+            .values(
+                user_id=user_id,
+                exercise_id=exercise_id,
+                attempt=number,
+                kind=kind,
+                filename="a.py",
+                source="x = 1\n",
+                origin="web",
+                created_at=made,
+            )
+            .returning(column("id"))
+        ).scalar_one()
+    )
+
+
 def test_attempts_that_share_a_number_are_numbered_again_in_the_order_made(
     tmp_path: Path,
 ) -> None:
@@ -103,14 +146,7 @@ def numbered_again_by_0010(url: str) -> None:
     upgrade(url, "0009")
     database = Database(url)
     try:
-        with database.session() as session:
-            course = Course(title="Old", join_code=secrets.token_hex(4).upper())
-            session.add(course)
-            session.flush()
-            import_library(session, Settings(), course)
-            first, second = session.scalars(
-                select(Exercise.id).where(Exercise.course_id == course.id).order_by(Exercise.id)
-            ).all()[:2]
+        (first, _), (second, _) = old_exercises(database)[:2]
         ada, bea, cy = (
             add_user(database, f"{name}-{secrets.token_hex(3)}@example.edu").id
             for name in ("ada", "bea", "cy")
@@ -134,17 +170,8 @@ def numbered_again_by_0010(url: str) -> None:
         ]
         with database.engine.begin() as connection:
             for user_id, exercise_id, number, kind, minute in made:
-                connection.execute(
-                    insert(old_submissions).values(
-                        user_id=user_id,
-                        exercise_id=exercise_id,
-                        attempt=number,
-                        kind=kind,
-                        filename="a.py",
-                        source="x = 1\n",
-                        origin="web",
-                        created_at=MADE + timedelta(minutes=minute),
-                    )
+                old_submission(
+                    connection, user_id, exercise_id, number, kind, MADE + timedelta(minutes=minute)
                 )
     finally:
         database.engine.dispose()
@@ -176,18 +203,7 @@ def numbered_again_by_0010(url: str) -> None:
             (cy, first, 3),
         ]
         with pytest.raises(IntegrityError), database.engine.begin() as connection:
-            connection.execute(
-                insert(old_submissions).values(
-                    user_id=cy,
-                    exercise_id=first,
-                    attempt=3,
-                    kind="attempt",
-                    filename="a.py",
-                    source="x = 1\n",
-                    origin="web",
-                    created_at=MADE,
-                )
-            )
+            old_submission(connection, cy, first, 3)
     finally:
         database.engine.dispose()
     command.downgrade(alembic_config(url), "0009")
@@ -216,32 +232,10 @@ def test_a_runs_deliveries_become_its_claims_and_back_again(fresh_url: str) -> N
     upgrade(fresh_url, "0010")
     database = Database(fresh_url)
     try:
-        with database.session() as session:
-            course = Course(title="Old", join_code=secrets.token_hex(4).upper())
-            session.add(course)
-            session.flush()
-            import_library(session, Settings(), course)
-            exercise_id, version_id = session.execute(
-                select(Exercise.id, Exercise.current_version_id)
-                .where(Exercise.course_id == course.id)
-                .order_by(Exercise.id)
-            ).first() or (None, None)
+        exercise_id, version_id = old_exercises(database)[0]
         student = add_user(database, f"ada-{secrets.token_hex(3)}@example.edu").id
         with database.engine.begin() as connection:
-            submission_id = connection.execute(
-                insert(old_submissions)
-                .values(
-                    user_id=student,
-                    exercise_id=exercise_id,
-                    attempt=1,
-                    kind="attempt",
-                    filename="a.py",
-                    source="x = 1\n",
-                    origin="web",
-                    created_at=MADE,
-                )
-                .returning(column("id"))
-            ).scalar_one()
+            submission_id = old_submission(connection, student, exercise_id, 1)
             run_id = connection.execute(
                 insert(old_runs)
                 .values(
