@@ -10,7 +10,7 @@ For each scenario, ``--burst`` submissions are sent at once; ``--after`` seconds
 database stays up (the baseline) or goes away: a restart (``pg_ctl restart -m fast``, under
 a second) or an outage of ``--down`` seconds (stop, wait, start). Figures: seconds from the
 burst to the last run graded, the runs' verdicts (internal_error among them, if any), and
-deliveries per run.
+claims per run.
 
 Usage: .venv/bin/python bench/db_restart.py [--burst 40] [--after 0.5] [--down 10]
 Run as root, it runs PostgreSQL as the user postgres (initdb refuses root).
@@ -133,7 +133,7 @@ class Result:
     """Seconds from the burst until every run was finished."""
     left: int | None
     verdicts: Counter[str | None]
-    deliveries: Counter[int]
+    claims: Counter[int]
 
 
 def scenario(
@@ -164,14 +164,14 @@ def scenario(
     took = time.monotonic() - began
     with database.session() as session:
         rows = session.execute(
-            select(GradingRun.verdict, GradingRun.deliveries).where(GradingRun.id.in_(run_ids))
+            select(GradingRun.verdict, GradingRun.claims).where(GradingRun.id.in_(run_ids))
         ).all()
     return Result(
         back,
         took,
         left,
         Counter(verdict for verdict, _ in rows),
-        Counter(deliveries for _, deliveries in rows),
+        Counter(claims for _, claims in rows),
     )
 
 
@@ -235,8 +235,8 @@ def main() -> None:
         unfinished = f" ({result.left} still unfinished at the timeout)" if result.left else ""
         print(
             f"{what}: back after {result.back:.1f} s; every run finished {result.took:.1f} s "
-            f"after the burst{unfinished}; verdicts {dict(result.verdicts)}; deliveries per "
-            f"run {dict(sorted(result.deliveries.items()))}"
+            f"after the burst{unfinished}; verdicts {dict(result.verdicts)}; claims per "
+            f"run {dict(sorted(result.claims.items()))}"
         )
         print(
             f"  side by side: a run whose message was taken while the database was away "

@@ -5,7 +5,7 @@ An instructor uploads the exercise (about 100 bytes of exercise.yaml) through th
 opens its preview while its analysis is queued, the analysis runs in this process (as a
 worker would; timed on its own), then every page is asked for ``--repeat`` times with the
 Flask test client: the preview, the analysis's status, publishing, the exercise's page,
-its analytics, the grade book as CSV, the teaching home, and a student's exercise and
+its class results, the grade book as CSV, the teaching home, and a student's exercise and
 submission pages (the submission graded in this process beforehand, a search that raises
 at once). For each request the median and the slowest wall time and the median CPU time
 (``time.process_time``) are printed; a request over one second is flagged.
@@ -66,6 +66,12 @@ HAS_COURSE_PAGES = importlib.util.find_spec("grader.web.roster") is not None
 """The pages of running a course (roster, regrade previews...), absent from older code."""
 HAS_ANALYSIS = importlib.util.find_spec("grader.services.analyses") is not None
 """Whether the code measured analyses versions in a worker (not so before this change)."""
+CLASS_RESULTS = (
+    "class-results"
+    if importlib.util.find_spec("grader.services.class_results") is not None
+    else "analytics"
+)
+"""The class results page's path (older code called the page analytics)."""
 SLOW = 1.0
 """Seconds of work a request may take."""
 
@@ -183,7 +189,7 @@ def measure(repeat: int) -> dict[str, Any]:
         extra["grading_seconds"] = time.perf_counter() - began
         pages_of = {
             "exercise page": f"/teach/exercises/{exercise_id}/",
-            "analytics": f"/teach/exercises/{exercise_id}/analytics",
+            "class results": f"/teach/exercises/{exercise_id}/{CLASS_RESULTS}",
             "grades CSV": f"/teach/exercises/{exercise_id}/grades.csv",
             "course home": "/teach/",
         }
@@ -208,7 +214,7 @@ def measure(repeat: int) -> dict[str, Any]:
             for _ in range(repeat):
                 for name, path in course_pages.items():
                     ask(name, lambda path=path: client.get(path))  # type: ignore[misc]
-            token = csrf(client, f"/teach/exercises/{exercise_id}/analytics")
+            token = csrf(client, f"/teach/exercises/{exercise_id}/{CLASS_RESULTS}")
             started = ask(
                 "regrade (POST)",
                 lambda: client.post(

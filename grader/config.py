@@ -65,7 +65,7 @@ class Settings:
     reaper_interval_seconds: int = 60
     """How often the beat process runs the reaper."""
     max_run_attempts: int = 3
-    """Deliveries of a run's task before it ends as internal_error."""
+    """Claims on a run (tasks that start grading it) before it ends as internal_error."""
     node_rows_limit: int = 20000
     """Trees with more nodes store only the nodes that are not ok, pruned or not observed, up
     to this many (a report holds at most ``reference.report.REPORT_LIMIT`` bytes anyway)."""

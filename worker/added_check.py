@@ -9,8 +9,8 @@ students' searches with (:mod:`worker.added_suspects`). An implementation no tre
 searches like the reference: it is ready but never a suspect.
 
 :func:`check_source` is the check without the database; :func:`check_added` does it for a
-row, as the Celery task ``check_added_implementation`` asks. A second delivery of a done
-check does nothing.
+row, as the Celery task ``check_added_implementation`` asks. A task for a done check does
+nothing.
 """
 
 from __future__ import annotations
@@ -270,7 +270,7 @@ def _store(database: Database, added_id: int, version_id: int | None, checked: C
             .values(**values)
         ).rowcount  # type: ignore[attr-defined]
     if not stored:
-        return "another delivery stored its check"
+        return "another task stored its check"
     if checked.result is None:
         return f"failed: {checked.problem}"
     caught = checked.result["public_caught"] + checked.result["hidden_caught"]

@@ -1,15 +1,16 @@
 """Executing one grading run: claim it, grade the submission in the sandbox, store the result.
 
-A plain function under the Celery task. Safe to call for any delivery of a run's task: a
-finished run is left alone and a run delivered too often ends as ``internal_error``.
+A plain function under the Celery task. Safe to call however many times a run's task
+reaches a worker: each call claims the run, a finished run is left alone and a run claimed
+too often ends as ``internal_error``.
 
 A failure of ours never leaves a run ``running`` nor is blamed on the student: when the
 grading raises, when the sandbox itself fails on a tree (the report's verdict is
 ``internal_error``) or when the result cannot be stored, the run goes back to the queue
-and its task is sent again, up to ``max_run_attempts`` deliveries in all; then it ends
+and its task is sent again, up to ``max_run_attempts`` claims in all; then it ends
 as ``internal_error``, which does not count as an attempt. If even that cannot be
 written because the database cannot be reached, the error goes up to the task, which is
-tried again later (the run stays ``running`` and its next delivery grades it again).
+tried again later (the run stays ``running`` and its next claim grades it again).
 
 Each step is one unit of work: a ``Database.session()`` block commits what the services of
 :mod:`grader.services.runs` changed, and the tasks they hand to the queue (the run sent
@@ -75,7 +76,8 @@ class Job:
     """What grading one run needs, read from the database when the run is claimed."""
 
     run_id: int
-    delivery: int
+    claim: int
+    """This task's claim on the run (:attr:`grader.services.runs.Start.claim`)."""
     submission_id: int
     slug: str
     version: ExerciseVersion
@@ -108,7 +110,7 @@ def execute_run(
         submission, version = run.submission, run.version
         job = Job(
             run_id=run_id,
-            delivery=start.delivery,
+            claim=start.claim,
             submission_id=submission.id,
             slug=version.exercise.slug,
             version=version,
@@ -157,9 +159,9 @@ def _grade_and_store(database: Database, settings: Settings, job: Job) -> str:
         if job.fast and budget.wanted:
             why = "its diagnosis compares it with an implementation its instructors added"
             return _to_slow_lane(database, settings, job, why, began)
-        return _store(database, settings, job.run_id, job.delivery, report, began)
+        return _store(database, settings, job.run_id, job.claim, report, began)
     # Out of the except clause: sending the run again may grade it here (eager tasks).
-    return _retry(database, settings, job.run_id, job.delivery, what)
+    return _retry(database, settings, job.run_id, job.claim, what)
 
 
 def _added(
@@ -226,9 +228,9 @@ def _hit_a_limit(report: Report) -> bool:
 
 def _to_slow_lane(database: Database, settings: Settings, job: Job, why: str, began: float) -> str:
     with database.session() as session:
-        moved = move_to_slow_lane(session, _queue(settings, database), job.run_id, job.delivery)
+        moved = move_to_slow_lane(session, _queue(settings, database), job.run_id, job.claim)
     if not moved:
-        log.info("run %s: another delivery owns it", job.run_id)
+        log.info("run %s: claimed by another task", job.run_id)
         return "discarded"
     log.info(
         "run %s: %s in the fast lane after %.0f ms; sent to the slow lane",
@@ -243,17 +245,17 @@ def _store(
     database: Database,
     settings: Settings,
     run_id: int,
-    delivery: int,
+    claim: int,
     report: Report,
     began: float,
 ) -> str:
     if report.verdict == RunVerdict.INTERNAL_ERROR:
         log.error("run %s: the sandbox failed: %s", run_id, report.message)
-        return _retry(database, settings, run_id, delivery, "the sandbox failed", report)
+        return _retry(database, settings, run_id, claim, "the sandbox failed", report)
     try:
         with database.session() as session:
             stored = finish_run(
-                session, settings, _queue(settings, database), run_id, delivery, report
+                session, settings, _queue(settings, database), run_id, claim, report
             )
     except Exception as error:
         log.exception("run %s: its result could not be stored", run_id)
@@ -262,19 +264,19 @@ def _store(
         log.info(
             "run %s %s: %s in %.0f ms",
             run_id,
-            "graded" if stored else "discarded (another delivery owns it)",
+            "graded" if stored else "discarded (claimed by another task)",
             report.verdict,
             (time.perf_counter() - began) * 1000,
         )
         return "graded" if stored else "discarded"
-    return _retry(database, settings, run_id, delivery, what)
+    return _retry(database, settings, run_id, claim, what)
 
 
 def _retry(
     database: Database,
     settings: Settings,
     run_id: int,
-    delivery: int,
+    claim: int,
     what: str,
     report: Report | None = None,
 ) -> str:
@@ -282,7 +284,7 @@ def _retry(
     try:
         with database.session() as session:
             queue = _queue(settings, database)
-            retried = retry_run(session, settings, queue, run_id, delivery, what, report)
+            retried = retry_run(session, settings, queue, run_id, claim, what, report)
     except Exception as error:
         if report is None:
             if isinstance(error, OperationalError | InterfaceError):
@@ -294,11 +296,11 @@ def _retry(
         log.exception("run %s: the failed grading's report could not be stored", run_id)
     else:
         if retried is None:
-            log.info("run %s: another delivery owns it", run_id)
+            log.info("run %s: claimed by another task", run_id)
             return "discarded"
         if retried.again:
             log.warning("run %s: %s; sent again", run_id, what)
             return "retried"
         log.error("run %s ended as internal_error: %s", run_id, what)
         return "error"
-    return _retry(database, settings, run_id, delivery, what)
+    return _retry(database, settings, run_id, claim, what)

@@ -45,8 +45,8 @@ from worker.outbound import deliver_now
 log = logging.getLogger(__name__)
 
 CHECK_TRIES = 3
-"""Deliveries of an added implementation's check whose sandbox could not run it, before
-the check fails saying so (as a run is sent again up to ``max_run_attempts`` times)."""
+"""Tries of an added implementation's check whose sandbox could not run it, before the
+check fails saying so (as a run is sent again up to ``max_run_attempts`` times)."""
 CHECK_RETRY_SECONDS = 30
 
 TRANSIENT_ERRORS = (
@@ -110,7 +110,7 @@ def _database() -> Database:
 
 @app.task(name=GRADE_TASK, bind=True, base=JobTask)
 def grade_run(self: JobTask, run_id: int) -> str:
-    """Grade a run (nothing when another delivery owns it or it is finished)."""
+    """Grade a run (nothing when another task claimed it or it is finished)."""
     worker, task_id = self.request.hostname or "worker", self.request.id or ""
     return execute_run(self.database, self.settings, run_id, worker=worker, task_id=task_id)
 

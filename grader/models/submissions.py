@@ -33,7 +33,7 @@ class Lane(StrEnum):
 
 class SubmissionKind(StrEnum):
     """What a submission is for. An attempt is graded on every tree and counts (attempt
-    numbers, scores, standings, the grade book, analytics, regrades, LMS and LTI scores); a
+    numbers, scores, standings, the grade book, class results, regrades, LMS and LTI scores); a
     check is a draft graded on the public trees only, for the student alone: it counts
     towards nothing but its own, looser rate limit."""
 
@@ -100,8 +100,9 @@ class GradingRun(Base):
     )
     exercise_version_id: Mapped[int] = mapped_column(ForeignKey("exercise_versions.id"))
     state: Mapped[str] = mapped_column(String(20), default=RunState.QUEUED, index=True)
-    deliveries: Mapped[int] = mapped_column(default=0)
-    """How many times a worker started this run (a lost worker leaves it running)."""
+    claims: Mapped[int] = mapped_column(default=0)
+    """How many times a task claimed this run to grade it (a lost worker leaves it running;
+    a move to the slow lane takes its claim back). ``max_run_attempts`` bounds it."""
     queued_at: Mapped[datetime] = mapped_column(default=utcnow)
     """When the run was first queued (queue-wait figures count from here)."""
     requeued_at: Mapped[datetime | None]
@@ -119,7 +120,7 @@ class GradingRun(Base):
     message: Mapped[str | None] = mapped_column(Text)
     counted: Mapped[bool] = mapped_column(default=True, server_default=true())
     """False while the run is a regrade's preview: it is graded and stored, but it is no
-    submission's result, and nobody (the student, the LMS, analytics) hears of it until
+    submission's result, and nobody (the student, the LMS, class results) hears of it until
     the regrade is confirmed."""
     regrade_id: Mapped[int | None] = mapped_column(
         ForeignKey("regrades.id", ondelete="CASCADE"), index=True

@@ -7,9 +7,9 @@ saved (or by the reaper, for a version saved before analyses existed: a page rea
 asks for one), a worker runs :func:`analyse` and stores its result as JSON, and every page
 reads that result (:func:`stored_result`).
 
-The row is the truth about the work: a delivery claims it (:func:`analyse`), commits its
-stage and progress as it goes, and stores the result only while it still owns the row; a
-second delivery of finished work does nothing; a lost one is sent again by the reaper
+The row is the truth about the work: a task claims it (:func:`analyse`), commits its
+stage and progress as it goes, and stores the result only while its claim still holds; a
+task for finished work does nothing; a lost one is sent again by the reaper
 (:func:`stuck_analyses`); a failed one is sent again when an instructor asks
 (:func:`run_again`).
 """
@@ -190,7 +190,7 @@ _DONE_STAGE = f"done (result form {RESULT_FORMAT})"
 def analyse(database: Database, settings: Settings, version_id: int, task_id: str = "eager") -> str:
     """Analyse version ``version_id`` and store the result in its row, committing the
     stage and progress as it goes; what happened, in words. Does nothing for a version
-    analysed already or being analysed by another live delivery."""
+    analysed already or claimed by another task that still runs."""
     with database.session() as session:
         row = session.get(VersionAnalysis, version_id, with_for_update=True)
         version = session.get(ExerciseVersion, version_id)
@@ -201,7 +201,7 @@ def analyse(database: Database, settings: Settings, version_id: int, task_id: st
         if row.state == AnalysisState.FAILED:
             return "failed (run again from the preview)"
         if row.state == AnalysisState.RUNNING and row.task_id != task_id:
-            return "running in another delivery"
+            return "claimed by another task"
         row.state = AnalysisState.RUNNING
         row.task_id = task_id
         row.started_at = utcnow()
@@ -234,7 +234,7 @@ def _finish(
     result: dict[str, Any] | None,
     error: str | None,
 ) -> str:
-    """Store the outcome, if this delivery still owns the analysis."""
+    """Store the outcome, if this task's claim on the analysis still holds."""
     values: dict[str, Any] = {"finished_at": utcnow()}
     if result is not None:
         values.update(state=AnalysisState.DONE, stage=_DONE_STAGE, progress=1.0, result=result)
@@ -251,7 +251,7 @@ def _finish(
             .values(**values)
         ).rowcount  # type: ignore[attr-defined]
     if not stored:
-        return "lost the analysis to another delivery"
+        return "lost the analysis to another task's claim"
     return "done" if result is not None else f"failed: {error}"
 
 

@@ -8,7 +8,7 @@ for one an instructor added, and whether it matched on every tree); no report is
 Only counted graded runs of attempts count: a regrade's preview is no student's result.
 
 - Now: over each student's latest counted graded run
-  (:func:`grader.services.analytics.latest_run_ids`), the students who show each
+  (:func:`grader.services.class_results.latest_run_ids`), the students who show each
   misconception (exactly, or as the nearest), and how many passed or have no diagnosis.
 - Over time: over every counted graded run, the students who ever showed each
   misconception, those who moved from it to a pass (a counted passed run after the last
@@ -35,7 +35,7 @@ from sqlalchemy.orm import Session, aliased
 from grader.models import AddedImplementation, Exercise, GradingRun, RunState, Submission, User
 from grader.models.base import aware
 from grader.models.submissions import SubmissionKind
-from grader.services.analytics import latest_run_ids
+from grader.services.class_results import latest_run_ids
 from reference.diagnosis.suspects import ADDED
 from reference.hidden import LIBRARY_FOLDER, load_library
 from reference.hidden.library import MisconceptionText
@@ -146,7 +146,7 @@ class MisconceptionRow:
 
 @dataclass(frozen=True, slots=True)
 class ClassMisconceptions:
-    """The analytics page's misconceptions: every one shown in a counted run, most shown
+    """The class results page's misconceptions: every one shown in a counted run, most shown
     now first."""
 
     rows: list[MisconceptionRow]

@@ -1,7 +1,7 @@
 """Storing a grading report, and reading it back.
 
 A report is stored once. Its rows are the queryable truth: the run's verdict, score,
-message and nearest misconception (the diagnosis's first, for the class's analytics) on
+message and nearest misconception (the diagnosis's first, for the class results) on
 ``grading_runs``; one ``tree_results`` row per tree (its verdict, score, node
 counts by verdict, first divergence); one ``node_results`` row per node (its verdict, the
 values compared, the sentence on it). What only the submission page needs, the replays and

@@ -1,9 +1,9 @@
 """Grading runs: their place in the queue, starting and finishing them, the reaper (regrades
 make runs of their own: :mod:`grader.services.regrades`).
 
-The database is the truth about a run. A task delivery starts a run (counting deliveries),
-and only the delivery that still owns the run when grading ends may store its result, so a
-run is graded exactly once however often its task is delivered.
+The database is the truth about a run. A task claims a run to start it (the run counts its
+claims), and only the claim that still owns the run when grading ends may store its result,
+so a run is graded exactly once however many times its task reaches a worker.
 
 A run waits in one of two lanes (:class:`~grader.models.Lane`), the fast one unless the
 student already has a run waiting or being graded; a fast-lane run whose submission needs
@@ -55,11 +55,12 @@ def queue_position(session: Session, run: GradingRun) -> int | None:
 
 @dataclass(frozen=True, slots=True)
 class Start:
-    """What a delivery may do with its run: grade it (``run`` is set), or nothing (``reason``
-    says why)."""
+    """What a task's claim on its run allows: grading it (``run`` is set), or nothing
+    (``reason`` says why)."""
 
     reason: str
-    delivery: int = 0
+    claim: int = 0
+    """The claim's number: the run's count of claims with this one (0: not claimed)."""
     run: GradingRun | None = None
     """The run to grade, with its submission and its exercise version (and the version's
     exercise) loaded."""
@@ -68,9 +69,8 @@ class Start:
 def start_run(
     session: Session, settings: Settings, queue: Dispatcher, run_id: int, worker: str, task_id: str
 ) -> Start:
-    """Claim ``run_id`` for this delivery (once the caller commits). A run delivered too
-    often ends here as ``internal_error``; its outbound deliveries are sent after the
-    commit."""
+    """Claim ``run_id`` for this task (once the caller commits). A run claimed too often
+    ends here as ``internal_error``; its outbound deliveries are sent after the commit."""
     # With what grading it needs, in the same statement.
     run = session.scalar(
         select(GradingRun)
@@ -87,28 +87,30 @@ def start_run(
         return Start("no such run")
     if run.state in (RunState.GRADED, RunState.ERROR):
         return Start(f"already {run.state}")
-    run.deliveries += 1
+    run.claims += 1
     now = utcnow()
-    if run.deliveries > settings.max_run_attempts:
-        _fail(run, our_fault(f"grading failed or was interrupted {run.deliveries - 1} times"), now)
+    if run.claims > settings.max_run_attempts:
+        _fail(run, our_fault(f"grading failed or was interrupted {run.claims - 1} times"), now)
         queue.dispatch(session, DELIVER_TASK, on_run_finished(session, run))
-        return Start("too many deliveries")
+        return Start("too many claims")
     run.state = RunState.RUNNING
     run.started_at = now
     run.worker = worker[:200]
     run.task_id = task_id[:200]
-    return Start("started", run.deliveries, run=run)
+    return Start("started", run.claims, run=run)
 
 
-def _owned(session: Session, run_id: int, delivery: int) -> GradingRun | None:
-    # With its submission, which the delivery hooks read.
+def _owned(session: Session, run_id: int, claim: int) -> GradingRun | None:
+    """The run, locked, if ``claim`` still owns it: it is running and no later claim was
+    made on it; else None."""
+    # With its submission, which the hooks that make the outbound deliveries read.
     run = session.scalar(
         select(GradingRun)
         .where(GradingRun.id == run_id)
         .options(joinedload(GradingRun.submission, innerjoin=True))
         .with_for_update(of=GradingRun)
     )
-    if run is None or run.state != RunState.RUNNING or run.deliveries != delivery:
+    if run is None or run.state != RunState.RUNNING or run.claims != claim:
         return None
     return run
 
@@ -118,14 +120,14 @@ def finish_run(
     settings: Settings,
     queue: Dispatcher,
     run_id: int,
-    delivery: int,
+    claim: int,
     report: Report | Mapping[str, Any],
 ) -> bool:
-    """Store ``report`` if this delivery still owns the run; False: discarded.
+    """Store ``report`` if this claim still owns the run; False: discarded.
 
     The outbound deliveries the result calls for are made in the same transaction and sent
     after its commit."""
-    run = _owned(session, run_id, delivery)
+    run = _owned(session, run_id, claim)
     if run is None:
         return False
     run.state = RunState.GRADED
@@ -142,8 +144,8 @@ def our_fault(what: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Retry:
-    """What became of a run after a failure of ours: queued for another delivery, or ended
-    as ``internal_error``."""
+    """What became of a run after a failure of ours: queued to be claimed again, or ended as
+    ``internal_error``."""
 
     again: bool
 
@@ -153,22 +155,21 @@ def retry_run(
     settings: Settings,
     queue: Dispatcher,
     run_id: int,
-    delivery: int,
+    claim: int,
     what: str,
     report: Report | Mapping[str, Any] | None = None,
 ) -> Retry | None:
-    """After a failure of ours in this delivery (the grading raised, its result could not be
+    """After a failure of ours under this claim (the grading raised, its result could not be
     stored, the sandbox failed): the run back in the queue while it has had fewer than
-    ``max_run_attempts`` deliveries, else ended as ``internal_error``, the student told
-    that it is our fault and why (``what``: "the sandbox failed", ...), and ``report`` (the
-    last grading's, if any) kept for the record. The run's task, or the outbound
-    deliveries of its end, are sent after the commit. None when this delivery no longer owns
-    the run."""
-    run = _owned(session, run_id, delivery)
+    ``max_run_attempts`` claims, else ended as ``internal_error``, the student told that it
+    is our fault and why (``what``: "the sandbox failed", ...), and ``report`` (the last
+    grading's, if any) kept for the record. The run's task, or the outbound deliveries of
+    its end, are sent after the commit. None when this claim no longer owns the run."""
+    run = _owned(session, run_id, claim)
     if run is None:
         return None
     now = utcnow()
-    if run.deliveries < settings.max_run_attempts:
+    if run.claims < settings.max_run_attempts:
         run.state = RunState.QUEUED
         run.requeued_at = now
         # Unsent until Queue.send marks it: if the broker cannot take it, the reaper's
@@ -178,7 +179,7 @@ def retry_run(
         return Retry(again=True)
     if report is not None:
         store_report(session, run, report, settings.node_rows_limit)
-    tries = "" if run.deliveries == 1 else f" {run.deliveries} times, the last time"
+    tries = "" if run.claims == 1 else f" {run.claims} times, the last time"
     # The stored report reads back with the run's verdict, score and message: what an LMS
     # is sent says what the student reads, and is not a grade.
     _fail(run, our_fault(f"grading failed{tries} because {what}"), now)
@@ -194,16 +195,16 @@ def _fail(run: GradingRun, message: str, now: datetime) -> None:
     run.finished_at = now
 
 
-def move_to_slow_lane(session: Session, queue: Dispatcher, run_id: int, delivery: int) -> bool:
+def move_to_slow_lane(session: Session, queue: Dispatcher, run_id: int, claim: int) -> bool:
     """Put a fast-lane run that needs more than the fast lane's budget back in the queue,
-    in the slow lane; its task is sent after the commit. Its delivery here does not count
-    as an attempt. False when this delivery no longer owns the run."""
-    run = _owned(session, run_id, delivery)
+    in the slow lane; its task is sent after the commit. Its claim here does not count as an
+    attempt. False when this claim no longer owns the run."""
+    run = _owned(session, run_id, claim)
     if run is None:
         return False
     run.state = RunState.QUEUED
     run.lane = Lane.SLOW
-    run.deliveries -= 1
+    run.claims -= 1
     run.requeued_at = utcnow()
     run.task_id = None
     queue.dispatch(session, GRADE_TASK, [run.id])
@@ -251,7 +252,7 @@ def stuck_runs(session: Session, settings: Settings, now: datetime | None = None
         .with_for_update(skip_locked=True)
     ).all()
     for run in runs:
-        # A running run goes back to the queue; its next delivery counts as another attempt.
+        # A running run goes back to the queue; its next claim counts as another attempt.
         run.state = RunState.QUEUED
         run.requeued_at = now
     return [run.id for run in runs]

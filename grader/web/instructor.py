@@ -1,5 +1,5 @@
 """The instructors' pages: their courses and exercises, uploading an exercise folder as a
-draft, previewing a version (reference trace, hidden-tree check), publishing, analytics
+draft, previewing a version (reference trace, hidden-tree check), publishing, class results
 and the grade book as CSV. Regrades: grader.web.regrades; sections, order and status:
 grader.web.course_admin."""
 
@@ -22,8 +22,8 @@ from grader.models import Course, Exercise, ExerciseVersion, Role
 from grader.models.base import aware
 from grader.services import (
     analyses,
-    analytics,
     authoring,
+    class_results,
     gradebook,
     lifecycle,
     misconceptions,
@@ -222,13 +222,13 @@ def publish(exercise_id: int, version_id: int) -> Response:
     return redirect(url_for(".preview", exercise_id=exercise.id, version_id=version.id))
 
 
-@blueprint.route("/exercises/<int:exercise_id>/analytics")
+@blueprint.route("/exercises/<int:exercise_id>/class-results")
 @role_required(Role.INSTRUCTOR)
-def analytics_page(exercise_id: int) -> str:
+def class_results_page(exercise_id: int) -> str:
     exercise = taught_exercise(exercise_id)
     session = db_session()
     course = session.get(Course, exercise.course_id)
-    heats = analytics.heat_maps(session, exercise)
+    heats = class_results.heat_maps(session, exercise)
     # The trees as the current version's analysis kept them (never expanded here).
     result = None
     if exercise.current_version is not None:
@@ -239,18 +239,18 @@ def analytics_page(exercise_id: int) -> str:
         for heat in heats
         if heat.name in trees
     }
-    histogram = analytics.score_histogram(session, exercise)
+    histogram = class_results.score_histogram(session, exercise)
     return render_template(
-        "instructor/analytics.html",
+        "instructor/class_results.html",
         exercise=exercise,
         course=course,
-        students=analytics.students_graded(session, exercise),
+        students=class_results.students_graded(session, exercise),
         heats=heats,
         drawings=drawings,
-        verdicts=analytics.verdict_distribution(session, exercise),
+        verdicts=class_results.verdict_distribution(session, exercise),
         histogram=histogram,
         tallest=max([bucket.count for bucket in histogram] + [1]),
-        divergences=analytics.common_divergences(session, exercise),
+        divergences=class_results.common_divergences(session, exercise),
         misconceptions=misconceptions.class_misconceptions(
             session, exercise, settings().exercises_dir
         ),
@@ -259,7 +259,14 @@ def analytics_page(exercise_id: int) -> str:
     )
 
 
-def _heat_marks(heat: analytics.TreeHeat) -> dict[str, NodeMark]:
+@blueprint.route("/exercises/<int:exercise_id>/analytics")
+def class_results_old_address(exercise_id: int) -> Response:
+    """The class results page's address before it was called so: moved for good, for the
+    instructors' bookmarks (the page itself checks who may see it)."""
+    return redirect(url_for(".class_results_page", exercise_id=exercise_id), code=301)
+
+
+def _heat_marks(heat: class_results.TreeHeat) -> dict[str, NodeMark]:
     """Each node coloured by the share of students with a mistake there (0 to 5)."""
     marks = {}
     for name, node in heat.nodes.items():

@@ -1,6 +1,6 @@
 """An instructor's page on one misconception of an exercise's class: what it is (the
 explanation and the textbook's line), the students who show it now, those who showed it
-and passed since, and its weeks. The analytics page lists every misconception and links
+and passed since, and its weeks. The class results page lists every misconception and links
 here (:mod:`grader.services.misconceptions` makes the figures)."""
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ def start(exercise_id: int) -> Response:
         flash(f"No regrade was started: {refused.message}.", "error")
         if opened is not None:
             return redirect(url_for(".page", regrade_id=opened.id))
-        return redirect(url_for("instructor.analytics_page", exercise_id=exercise.id))
+        return redirect(url_for("instructor.class_results_page", exercise_id=exercise.id))
     return redirect(url_for(".page", regrade_id=regrade.id))
 
 
@@ -115,4 +115,4 @@ def cancel(regrade_id: int) -> Response:
         flash(f"The regrade was not cancelled: {refused.message}.", "error")
         return redirect(url_for(".page", regrade_id=regrade.id))
     flash("Regrade cancelled: nothing changed for any student.", "info")
-    return redirect(url_for("instructor.analytics_page", exercise_id=exercise.id))
+    return redirect(url_for("instructor.class_results_page", exercise_id=exercise.id))

@@ -1,6 +1,6 @@
 """The migrations build the schema from empty, agree with the models, and go back down; the
 one that makes attempt numbers unique numbers again the attempts of an older database that
-share one."""
+share one; the one that names a run's claims keeps their counts both ways."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 from alembic import command
-from sqlalchemy import create_engine, insert, inspect, select, table
+from sqlalchemy import Connection, create_engine, insert, inspect, select, table
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql import column
 
 from grader.config import ConfigError, Settings
 from grader.db import Database
 from grader.migrate import alembic_config, drift, upgrade
-from grader.models import Base, Course, Exercise, Submission
+from grader.models import Base, Course, Exercise, GradingRun, Submission
 from grader.models.submissions import ATTEMPT_NUMBERS
 from grader.services.exercise_store import import_library
 from grader.web import create_app
@@ -89,6 +89,49 @@ old_submissions = table(
 )
 
 
+def old_exercises(database: Database) -> list[tuple[int, int | None]]:
+    """The shipped exercises, in a new course of a database at an older revision: the id
+    and current version of each, in order."""
+    with database.session() as session:
+        course = Course(title="Old", join_code=secrets.token_hex(4).upper())
+        session.add(course)
+        session.flush()
+        import_library(session, Settings(), course)
+        found = session.execute(
+            select(Exercise.id, Exercise.current_version_id)
+            .where(Exercise.course_id == course.id)
+            .order_by(Exercise.id)
+        ).all()
+    return [(exercise_id, version_id) for exercise_id, version_id in found]
+
+
+def old_submission(
+    connection: Connection,
+    user_id: int,
+    exercise_id: int,
+    number: int,
+    kind: str = "attempt",
+    made: datetime = MADE,
+) -> int:
+    """A submission written as the older revision's rows are; its id."""
+    return int(
+        connection.execute(
+            insert(old_submissions)
+            .values(
+                user_id=user_id,
+                exercise_id=exercise_id,
+                attempt=number,
+                kind=kind,
+                filename="a.py",
+                source="x = 1\n",
+                origin="web",
+                created_at=made,
+            )
+            .returning(column("id"))
+        ).scalar_one()
+    )
+
+
 def test_attempts_that_share_a_number_are_numbered_again_in_the_order_made(
     tmp_path: Path,
 ) -> None:
@@ -103,14 +146,7 @@ def numbered_again_by_0010(url: str) -> None:
     upgrade(url, "0009")
     database = Database(url)
     try:
-        with database.session() as session:
-            course = Course(title="Old", join_code=secrets.token_hex(4).upper())
-            session.add(course)
-            session.flush()
-            import_library(session, Settings(), course)
-            first, second = session.scalars(
-                select(Exercise.id).where(Exercise.course_id == course.id).order_by(Exercise.id)
-            ).all()[:2]
+        (first, _), (second, _) = old_exercises(database)[:2]
         ada, bea, cy = (
             add_user(database, f"{name}-{secrets.token_hex(3)}@example.edu").id
             for name in ("ada", "bea", "cy")
@@ -134,17 +170,8 @@ def numbered_again_by_0010(url: str) -> None:
         ]
         with database.engine.begin() as connection:
             for user_id, exercise_id, number, kind, minute in made:
-                connection.execute(
-                    insert(old_submissions).values(
-                        user_id=user_id,
-                        exercise_id=exercise_id,
-                        attempt=number,
-                        kind=kind,
-                        filename="a.py",
-                        source="x = 1\n",
-                        origin="web",
-                        created_at=MADE + timedelta(minutes=minute),
-                    )
+                old_submission(
+                    connection, user_id, exercise_id, number, kind, MADE + timedelta(minutes=minute)
                 )
     finally:
         database.engine.dispose()
@@ -176,18 +203,7 @@ def numbered_again_by_0010(url: str) -> None:
             (cy, first, 3),
         ]
         with pytest.raises(IntegrityError), database.engine.begin() as connection:
-            connection.execute(
-                insert(old_submissions).values(
-                    user_id=cy,
-                    exercise_id=first,
-                    attempt=3,
-                    kind="attempt",
-                    filename="a.py",
-                    source="x = 1\n",
-                    origin="web",
-                    created_at=MADE,
-                )
-            )
+            old_submission(connection, cy, first, 3)
     finally:
         database.engine.dispose()
     command.downgrade(alembic_config(url), "0009")
@@ -196,5 +212,60 @@ def numbered_again_by_0010(url: str) -> None:
         assert ATTEMPT_NUMBERS not in {
             i["name"] for i in inspect(engine).get_indexes("submissions")
         }
+    finally:
+        engine.dispose()
+
+
+# 0011: a run counts its claims (the column was called deliveries).
+
+old_runs = table(
+    "grading_runs",
+    *(column(name) for name in ("id", "submission_id", "exercise_version_id", "state")),
+    *(column(name) for name in ("deliveries", "queued_at")),
+)
+
+
+@pytest.mark.parametrize("fresh_url", ["sqlite", "postgresql"], indirect=True)
+def test_a_runs_deliveries_become_its_claims_and_back_again(fresh_url: str) -> None:
+    """A run claimed twice before 0011 has two claims after it, and two deliveries again
+    once 0011 is undone."""
+    upgrade(fresh_url, "0010")
+    database = Database(fresh_url)
+    try:
+        exercise_id, version_id = old_exercises(database)[0]
+        student = add_user(database, f"ada-{secrets.token_hex(3)}@example.edu").id
+        with database.engine.begin() as connection:
+            submission_id = old_submission(connection, student, exercise_id, 1)
+            run_id = connection.execute(
+                insert(old_runs)
+                .values(
+                    submission_id=submission_id,
+                    exercise_version_id=version_id,
+                    state="graded",
+                    deliveries=2,
+                    queued_at=MADE,
+                )
+                .returning(old_runs.c.id)
+            ).scalar_one()
+    finally:
+        database.engine.dispose()
+
+    upgrade(fresh_url)
+
+    assert drift(fresh_url) == []
+    database = Database(fresh_url)
+    try:
+        with database.session() as session:
+            run = session.get(GradingRun, run_id)
+            assert run is not None and run.claims == 2
+    finally:
+        database.engine.dispose()
+    command.downgrade(alembic_config(fresh_url), "0010")
+    engine = create_engine(fresh_url)
+    try:
+        names = {found["name"] for found in inspect(engine).get_columns("grading_runs")}
+        assert "deliveries" in names and "claims" not in names
+        with engine.connect() as connection:
+            assert connection.scalar(select(old_runs.c.deliveries)) == 2
     finally:
         engine.dispose()

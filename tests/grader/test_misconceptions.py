@@ -106,9 +106,9 @@ def attempt(
         submission_id, run_id = submission.id, submission.runs[0].id
     sent = SentAfterCommit()
     with backend.database.session() as session:
-        delivery = start_run(session, backend.settings, sent, run_id, "w", "t").delivery
+        claim = start_run(session, backend.settings, sent, run_id, "w", "t").claim
     with backend.database.session() as session:
-        assert finish_run(session, backend.settings, sent, run_id, delivery, graded)
+        assert finish_run(session, backend.settings, sent, run_id, claim, graded)
         if finished_at is not None:
             run = session.get(GradingRun, run_id)
             assert run is not None

@@ -67,9 +67,9 @@ def _graded(settings: Settings, database: Database, course: Course, slug: str, n
         run_id = submit(session, settings, student, exercise, name, source).runs[0].id
     sent = SentAfterCommit()
     with database.session() as session:
-        delivery = start_run(session, settings, sent, run_id, "w", "t").delivery
+        claim = start_run(session, settings, sent, run_id, "w", "t").claim
     with database.session() as session:
-        assert finish_run(session, settings, sent, run_id, delivery, report)
+        assert finish_run(session, settings, sent, run_id, claim, report)
     return run_id, report
 
 

@@ -1,6 +1,6 @@
 """Failures of ours never leave a run running nor count against the student: a grading that
 raised, a sandbox that failed and a result that could not be stored are each tried again
-(up to ``max_run_attempts`` deliveries), then the run ends as ``internal_error``.
+(up to ``max_run_attempts`` claims), then the run ends as ``internal_error``.
 
 Tasks are eager here: sending a run again grades it again at once, in this process."""
 
@@ -50,9 +50,9 @@ def the_run(backend: Backend, run_id: int) -> GradingRun:
 
 def assert_ended_by_us(backend: Backend, submission_id: int, run: GradingRun, why: str) -> None:
     assert (run.state, run.verdict, run.score) == (RunState.ERROR, "internal_error", None)
-    assert run.deliveries == backend.settings.max_run_attempts
+    assert run.claims == backend.settings.max_run_attempts
     message = run.message or ""
-    assert f"failed {run.deliveries} times, the last time because {why}" in message
+    assert f"failed {run.claims} times, the last time because {why}" in message
     assert "not your fault" in message and "does not count as an attempt" in message
     # It does not count against the student, and keeps its number: the next is attempt 2.
     with backend.database.session() as session:
@@ -98,7 +98,7 @@ def test_a_result_that_cannot_be_stored_is_tried_again_then_ends_as_our_fault(
         assert session.scalars(select(TreeResult).where(TreeResult.run_id == run_id)).all() == []
 
 
-def test_a_result_stored_on_its_second_delivery_is_graded(
+def test_a_result_stored_on_its_second_claim_is_graded(
     backend: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     refused = DataError("INSERT ...", {}, Exception("the database refused the report"))
@@ -106,7 +106,7 @@ def test_a_result_stored_on_its_second_delivery_is_graded(
     _, run_id = submitted(backend)
     execute_run(backend.database, backend.settings, run_id, worker="w", task_id="t")
     run = the_run(backend, run_id)
-    assert (run.state, run.verdict, run.deliveries) == (RunState.GRADED, "passed", 2)
+    assert (run.state, run.verdict, run.claims) == (RunState.GRADED, "passed", 2)
 
 
 def test_a_grading_that_raised_is_tried_again_before_it_fails(
@@ -117,7 +117,7 @@ def test_a_grading_that_raised_is_tried_again_before_it_fails(
     _, run_id = submitted(backend)
     execute_run(backend.database, backend.settings, run_id, worker="w", task_id="t")
     run = the_run(backend, run_id)
-    assert (run.state, run.verdict, run.deliveries, grading.calls) == (
+    assert (run.state, run.verdict, run.claims, grading.calls) == (
         RunState.GRADED,
         "passed",
         2,
@@ -162,7 +162,7 @@ def test_a_sandbox_failure_is_tried_again(
     _, run_id = submitted(backend)
     execute_run(backend.database, backend.settings, run_id, worker="w", task_id="t")
     run = the_run(backend, run_id)
-    assert (run.state, run.verdict, run.deliveries) == (RunState.GRADED, "passed", 2)
+    assert (run.state, run.verdict, run.claims) == (RunState.GRADED, "passed", 2)
 
 
 def test_a_sandbox_that_always_fails_ends_as_our_fault_with_its_report(

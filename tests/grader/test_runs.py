@@ -1,4 +1,4 @@
-"""Grading runs: executing them once whatever the deliveries, the reaper, storage (regrades:
+"""Grading runs: executing them once whatever the claims, the reaper, storage (regrades:
 test_regrades.py)."""
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def _node_rows(database: Database, run_id: int) -> dict[str, str]:
     return dict(rows)  # type: ignore[arg-type]
 
 
-def test_a_run_is_graded_once_whatever_the_deliveries(
+def test_a_run_is_graded_once_whatever_the_claims(
     database: Database, settings: Settings, course: Course, make_user: UserFactory
 ) -> None:
     _, run_id = _submit(database, settings, course, make_user, "correct_fail_hard.py")
@@ -79,7 +79,7 @@ def test_a_run_is_graded_once_whatever_the_deliveries(
     with database.session() as session:
         run = session.get(GradingRun, run_id)
         assert run is not None
-        assert (run.state, run.verdict, run.score, run.deliveries) == ("graded", "passed", 100, 1)
+        assert (run.state, run.verdict, run.score, run.claims) == ("graded", "passed", 100, 1)
         assert run.started_at is not None and run.finished_at is not None
         assert run.worker == "w1"
         rows = session.scalar(
@@ -105,7 +105,7 @@ def test_a_wrong_submission_gets_its_flagged_nodes(
         assert run is not None and run.verdict == "failed"
 
 
-def test_a_delivery_that_lost_its_run_stores_nothing(
+def test_a_claim_that_lost_its_run_stores_nothing(
     database: Database, settings: Settings, course: Course, make_user: UserFactory
 ) -> None:
     _, run_id = _submit(database, settings, course, make_user, "correct_fail_hard.py")
@@ -113,14 +113,14 @@ def test_a_delivery_that_lost_its_run_stores_nothing(
     with database.session() as session:
         first = start_run(session, settings, sent, run_id, "w1", "t1")
     with database.session() as session:
-        second = start_run(session, settings, sent, run_id, "w2", "t1")  # redelivered
-    assert (first.delivery, second.delivery) == (1, 2)
+        second = start_run(session, settings, sent, run_id, "w2", "t1")  # the task received again
+    assert (first.claim, second.claim) == (1, 2)
     report = {"verdict": "passed", "score": 1, "max_score": 1, "message": "", "cases": []}
     report["exercise"] = "aima-fig5.2-alphabeta"
     with database.session() as session:
-        assert finish_run(session, settings, sent, run_id, first.delivery, report) is False
+        assert finish_run(session, settings, sent, run_id, first.claim, report) is False
     with database.session() as session:
-        assert finish_run(session, settings, sent, run_id, second.delivery, report) is True
+        assert finish_run(session, settings, sent, run_id, second.claim, report) is True
     assert (sent.runs, sent.deliveries) == ([], [])  # no LMS asked for the result
 
 
@@ -130,13 +130,13 @@ def test_what_a_rolled_back_unit_of_work_asked_to_send_is_never_sent(
     _, run_id = _submit(database, settings, course, make_user, "correct_fail_hard.py")
     sent = SentAfterCommit()
     with database.session() as session:
-        delivery = start_run(session, settings, sent, run_id, "w", "t").delivery
+        claim = start_run(session, settings, sent, run_id, "w", "t").claim
     last = replace(settings, max_run_attempts=1)
 
     def ended_then_failed() -> None:
         with database.session() as session:
             # The run would end as internal_error, then the unit of work fails.
-            assert retry_run(session, last, sent, run_id, delivery, "the sandbox failed")
+            assert retry_run(session, last, sent, run_id, claim, "the sandbox failed")
             raise RuntimeError("the unit of work fails after the change")
 
     with pytest.raises(RuntimeError):
@@ -145,13 +145,13 @@ def test_what_a_rolled_back_unit_of_work_asked_to_send_is_never_sent(
         run = session.get(GradingRun, run_id)
         assert run is not None and run.state == RunState.RUNNING
     with database.session() as session:
-        retried = retry_run(session, settings, sent, run_id, delivery, "the sandbox failed")
+        retried = retry_run(session, settings, sent, run_id, claim, "the sandbox failed")
         assert retried is not None and retried.again
         assert sent.runs == []  # not before the commit
     assert sent.runs == [run_id]  # once, after it
 
 
-def test_a_run_delivered_too_often_ends_as_internal_error(
+def test_a_run_claimed_too_often_ends_as_internal_error(
     database: Database, settings: Settings, course: Course, make_user: UserFactory
 ) -> None:
     submission_id, run_id = _submit(database, settings, course, make_user, "correct_fail_hard.py")
@@ -213,7 +213,7 @@ def test_queue_positions_and_the_reaper(
     assert execute_run(database, settings, runs[0], worker="w", task_id="t2") == "graded"
     with database.session() as session:
         run = session.get(GradingRun, runs[0])
-        assert run is not None and (run.deliveries, run.state) == (2, "graded")
+        assert run is not None and (run.claims, run.state) == (2, "graded")
 
 
 @pytest.mark.parametrize(("size", "limit", "rows"), [(5, 10, 5), (50, 10, 10), (50, 40, 25)])

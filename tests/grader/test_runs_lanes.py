@@ -84,10 +84,10 @@ def test_a_spinning_submission_moves_to_the_slow_lane_and_a_correct_one_stays_fa
     assert execute_run(database, settings, spinning, worker="w", task_id="t") == "slow lane"
 
     fast = _run(database, correct)
-    assert (fast.lane, fast.state, fast.verdict, fast.deliveries) == ("fast", "graded", "passed", 1)
+    assert (fast.lane, fast.state, fast.verdict, fast.claims) == ("fast", "graded", "passed", 1)
     slow = _run(database, spinning)
     assert (slow.lane, slow.state, slow.verdict) == ("slow", "graded", "time_limit")
-    assert slow.deliveries == 1  # the fast lane's try is not an attempt
+    assert slow.claims == 1  # the fast lane's try is not an attempt
     assert slow.requeued_at is not None and slow.queued_at < slow.requeued_at
     # Graded with the exercise's own limits, not the fast lane's second.
     report = stored_report(database, spinning)
@@ -103,9 +103,9 @@ def test_a_requeued_run_keeps_its_first_queued_at(
     first = _run(database, run_id).queued_at
     sent = SentAfterCommit()
     with database.session() as session:
-        delivery = start_run(session, settings, sent, run_id, "w", "t").delivery
+        claim = start_run(session, settings, sent, run_id, "w", "t").claim
     with database.session() as session:
-        retried = retry_run(session, settings, sent, run_id, delivery, "the sandbox failed")
+        retried = retry_run(session, settings, sent, run_id, claim, "the sandbox failed")
     assert retried is not None and retried.again
     assert sent.runs == [run_id]
     assert _run(database, run_id).queued_at == first

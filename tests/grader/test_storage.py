@@ -106,7 +106,7 @@ def hostile_report() -> dict[str, Any]:
 
 def started_run(backend: Backend, *, callback_url: str | None = None) -> tuple[int, int, int]:
     """A submission through an LMS integration, its run started: ids of the submission, the
-    run and the integration's student, and the run's delivery."""
+    run and the integration's student."""
     student = backend.user()
     with backend.database.session() as session:
         exercise = session.scalars(
@@ -118,15 +118,15 @@ def started_run(backend: Backend, *, callback_url: str | None = None) -> tuple[i
         ).one()
         submission_id = submission.id
     with backend.database.session() as session:
-        delivery = start_run(session, backend.settings, SentAfterCommit(), run_id, "w", "t")
-    assert delivery.delivery == 1
+        started = start_run(session, backend.settings, SentAfterCommit(), run_id, "w", "t")
+    assert started.claim == 1
     return submission_id, run_id, student.id
 
 
 def finished(
     backend: Backend, run_id: int, report: Any, settings: Settings | None = None
 ) -> SentAfterCommit:
-    """Run ``run_id`` finished by its first delivery with ``report``: the deliveries sent."""
+    """Run ``run_id`` finished by its first claim with ``report``: the deliveries sent."""
     sent = SentAfterCommit()
     with backend.database.session() as session:
         stored = finish_run(session, settings or backend.settings, sent, run_id, 1, report)

@@ -219,11 +219,11 @@ def test_no_page_violates_the_content_security_policy(
     tour.visit("forbidden", "/teach/")
     tour.visit("student-api-problem", "/api/v1/submissions/1")
 
-    # An instructor (of the course): teaching pages, upload, preview, analytics, LMS.
+    # An instructor (of the course): teaching pages, upload, preview, class results, LMS.
     tour.sign_in(add_account(database, pg_course, Role.INSTRUCTOR))
     tour.visit("teach-home", "/teach/")
     tour.visit("teach-exercise", f"/teach/exercises/{exercise_id}/")
-    tour.visit("teach-analytics", f"/teach/exercises/{exercise_id}/analytics")
+    tour.visit("teach-class-results", f"/teach/exercises/{exercise_id}/class-results")
     version = latest_version(database, exercise_id)
     tour.visit("teach-preview", f"/teach/exercises/{exercise_id}/versions/{version}")
     driver.find_element(By.CSS_SELECTOR, "nav.stepper .next").click()

@@ -146,7 +146,7 @@ def test_an_instructor_previews_and_confirms_a_regrade_and_a_student_is_told(
         )
 
         # The regrade: its progress first (no slow-lane worker yet), then the summary.
-        driver.get(f"{site.base}/teach/exercises/{site.exercise_id}/analytics")
+        driver.get(f"{site.base}/teach/exercises/{site.exercise_id}/class-results")
         driver.find_element(By.XPATH, "//button[normalize-space()='Regrade…']").click()
         progress = wait.until(
             expected_conditions.presence_of_element_located((By.ID, "regrade-progress"))

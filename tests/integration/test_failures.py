@@ -1,7 +1,7 @@
 """What a student's code can return or print, and failures of ours, through a real Celery
 worker on PostgreSQL: a root value of inf and printed NUL are stored (PostgreSQL refused
 both, and the run stayed running); a grading that raises is sent again through the broker
-until ``max_run_attempts`` deliveries, then ends as ``internal_error``."""
+until ``max_run_attempts`` claims, then ends as ``internal_error``."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def test_a_root_value_of_inf_and_printed_nul_are_stored(
     wait_until_graded(database, [run_id], timeout=90)
 
     run = _run(database, run_id)
-    assert (run.state, run.verdict, run.deliveries) == (RunState.GRADED, "failed", 1)
+    assert (run.state, run.verdict, run.claims) == (RunState.GRADED, "failed", 1)
     report = stored_report(database, run_id)
     assert report is not None
     figure = report["cases"][0]
@@ -114,7 +114,7 @@ def test_a_grading_that_raises_is_sent_again_then_ends_as_internal_error(
 
     run = _run(database, run_id)
     assert (run.state, run.verdict) == (RunState.ERROR, "internal_error")
-    assert run.deliveries == settings.max_run_attempts == 3
+    assert run.claims == settings.max_run_attempts == 3
     assert "grading failed 3 times, the last time because the grader raised" in (run.message or "")
     assert "not your fault" in (run.message or "")
     database.engine.dispose()

@@ -86,7 +86,7 @@ def test_spinning_submissions_go_to_the_slow_lane_without_holding_up_a_correct_o
     for run_id in spinning:
         run = ran[run_id]
         assert run is not None
-        assert (run.lane, run.verdict, run.deliveries) == ("slow", "time_limit", 1)
+        assert (run.lane, run.verdict, run.claims) == ("slow", "time_limit", 1)
         # Graded with the exercise's own limit, 2 s of CPU.
         report = stored_report(database, run_id)
         assert report is not None and "2 s of CPU" in report["message"]

@@ -124,7 +124,7 @@ def test_figure_5_2_end_to_end_and_a_second_delivery_does_nothing(
     with database.session() as session:
         run = session.get(GradingRun, right)
         assert run is not None
-        assert (run.state, run.verdict, run.score, run.deliveries) == ("graded", "passed", 100, 1)
+        assert (run.state, run.verdict, run.score, run.claims) == ("graded", "passed", 100, 1)
         assert run.worker and run.worker.startswith("test-")
         assert run.started_at and run.finished_at and run.queued_at <= run.started_at
         report = stored_report(database, right)
@@ -138,7 +138,7 @@ def test_figure_5_2_end_to_end_and_a_second_delivery_does_nothing(
     assert result.get(timeout=60) == "skipped"
     assert _tree_rows(database, right) == rows
     with database.session() as session:
-        assert session.get(GradingRun, right).deliveries == 1  # type: ignore[union-attr]
+        assert session.get(GradingRun, right).claims == 1  # type: ignore[union-attr]
     database.engine.dispose()
 
 
@@ -180,7 +180,7 @@ def test_a_worker_killed_mid_run_leaves_the_run_graded_exactly_once(
     with database.session() as session:
         run = session.get(GradingRun, run_id)
         assert run is not None
-        assert (run.state, run.verdict, run.deliveries) == ("graded", "passed", 2)
+        assert (run.state, run.verdict, run.claims) == ("graded", "passed", 2)
     verdicts = _public_verdicts(database, run_id)  # one row per node, not two
     assert verdicts["C2"] == "pruned"
     assert _tree_rows(database, run_id) == 9
@@ -249,9 +249,9 @@ def test_a_burst_of_500_submissions_is_graded_once_each(
     wait_until_graded(database, runs, timeout=400)
     with database.session() as session:
         finished = session.execute(
-            select(GradingRun.verdict, GradingRun.deliveries, func.count())
+            select(GradingRun.verdict, GradingRun.claims, func.count())
             .where(GradingRun.id.in_(runs))
-            .group_by(GradingRun.verdict, GradingRun.deliveries)
+            .group_by(GradingRun.verdict, GradingRun.claims)
         ).all()
         assert sorted(finished) == [("failed", 1, 250), ("passed", 1, 250)]
         trees = session.execute(

@@ -151,7 +151,7 @@ def test_a_run_sent_while_the_database_is_away_is_graded_once_it_is_back(
         for run_id in run_ids:
             run = session.get(GradingRun, run_id)
             assert run is not None
-            assert (run.state, run.verdict, run.deliveries) == (RunState.GRADED, "passed", 1)
+            assert (run.state, run.verdict, run.claims) == (RunState.GRADED, "passed", 1)
     # Retries back off to 10 s at most (with jitter): well before the reaper's 900 s.
     assert back < 60, f"graded {back:.0f} s after the database came back"
     database.engine.dispose()

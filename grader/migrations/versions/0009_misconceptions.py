@@ -1,4 +1,4 @@
-"""Misconceptions: each run's nearest misconception as columns (for the class's analytics),
+"""Misconceptions: each run's nearest misconception as columns (for the class results),
 and the wrong implementations instructors add to an exercise's library
 
 The runs stored before this revision get their columns from the diagnosis their ``details``

@@ -112,7 +112,7 @@ def test_the_analysis_fills_its_row_and_the_preview_then_shows_the_traces(
     }
 
     assert analyse(database, settings, version.id, _analysis(database, version.id).task_id or "")
-    assert analyse(database, settings, version.id, "a second delivery") == "done already"
+    assert analyse(database, settings, version.id, "a second task") == "done already"
 
     row = _analysis(database, version.id)
     assert row.state == AnalysisState.DONE and row.progress == 1.0 and row.finished_at

@@ -242,7 +242,7 @@ def test_an_instructor_of_another_course_finds_nothing_here(
     for url in (
         f"/teach/exercises/{exercise.id}/",
         f"/teach/exercises/{exercise.id}/versions/{version}",
-        f"/teach/exercises/{exercise.id}/analytics",
+        f"/teach/exercises/{exercise.id}/class-results",
         f"/teach/exercises/{exercise.id}/grades.csv",
         f"/teach/courses/{course.id}/exercises/new",
     ):

@@ -1,4 +1,4 @@
-"""The instructor's pages on the class's misconceptions: the analytics page's table, a
+"""The instructor's pages on the class's misconceptions: the class results page's table, a
 misconception's own page (who shows it now, who passed since, its weeks), the grade
 book's column; for the course's instructors and admins only; a fixed number of
 statements whatever the class's size."""
@@ -68,7 +68,7 @@ def _backend(database: Database, settings: Settings, course: Course) -> Backend:
     return Backend("sqlite", settings, database, course)
 
 
-def test_the_analytics_page_lists_the_misconceptions_and_links_to_each(
+def test_the_class_results_page_lists_the_misconceptions_and_links_to_each(
     client: FlaskClient,
     database: Database,
     settings: Settings,
@@ -88,7 +88,7 @@ def test_the_analytics_page_lists_the_misconceptions_and_links_to_each(
     assert exercise is not None
 
     page = html.unescape(
-        client.get(f"/teach/exercises/{exercise.id}/analytics").get_data(as_text=True)
+        client.get(f"/teach/exercises/{exercise.id}/class-results").get_data(as_text=True)
     )
 
     rows = re.findall(
@@ -172,8 +172,10 @@ def test_a_misconception_nobody_showed_says_so_in_words(
     assert "No student's latest graded attempt shows it." in page
     assert "No student has passed since showing it." in page
     assert "No counted attempt has shown it yet." in page
-    analytics = client.get(f"/teach/exercises/{exercise.id}/analytics").get_data(as_text=True)
-    assert "No graded submission yet." in analytics
+    class_results = client.get(f"/teach/exercises/{exercise.id}/class-results").get_data(
+        as_text=True
+    )
+    assert "No graded submission yet." in class_results
 
 
 def test_the_pages_are_for_the_courses_instructors_and_admins_only(
@@ -245,7 +247,7 @@ def test_the_pages_run_as_many_statements_for_30_students_as_for_3(
     exercise = find_exercise(database, course, SLUG)
     assert exercise is not None
     urls = [
-        f"/teach/exercises/{exercise.id}/analytics",
+        f"/teach/exercises/{exercise.id}/class-results",
         PAGE.format(id=exercise.id, name=NEVER_RAISED),
         PAGE.format(id=exercise.id, name=NO_PRUNING),
     ]

@@ -87,7 +87,7 @@ def test_every_student_page_passes_axe_and_fits_the_screen(
     assert problems == {}, json.dumps(problems, indent=1)
 
 
-def test_the_class_analytics_page_passes_axe(
+def test_the_class_results_page_passes_axe(
     app: Flask, database: Database, settings: Settings, course: Course, make_user: UserFactory
 ) -> None:
     paths = _graded(database, settings, course, make_user(Role.STUDENT, course))
@@ -95,9 +95,9 @@ def test_the_class_analytics_page_passes_axe(
     exercise_id = paths["exercise"].rsplit("/", 1)[1]
     with served(app) as base, chromium(1280) as driver:
         sign_in(driver, base, teacher.email, PASSWORD)
-        driver.get(f"{base}/teach/exercises/{exercise_id}/analytics")
+        driver.get(f"{base}/teach/exercises/{exercise_id}/class-results")
         violations = axe_violations(driver)
-        screenshot(driver, "access-analytics-1280")
+        screenshot(driver, "access-class-results-1280")
     assert violations == [], json.dumps(violations, indent=1)
 
 
@@ -166,7 +166,7 @@ def test_the_pages_of_misconceptions_pass_axe_and_fit_the_screen(
     assert added.status_code == 302, added.get_data(as_text=True)
     teach = f"/teach/exercises/{exercise_id}"
     pages = {
-        "analytics": f"{teach}/analytics",
+        "class-results": f"{teach}/class-results",
         "misconception": f"{teach}/misconceptions/alphabeta/wrong_alpha_never_updated",
         "exercise-mistakes": f"{teach}/",
         "add-mistake": f"{teach}/library/new",

@@ -1,6 +1,6 @@
 """Checking a draft on the public trees: graded through the same queue and worker, shown with
 the same feedback, and not an attempt (no attempt number, no effect on standings, the grade
-book, analytics, regrades or deliveries), under a rate limit of its own."""
+book, class results, regrades or deliveries), under a rate limit of its own."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from grader.models import (
     User,
 )
 from grader.models.submissions import SubmissionKind
-from grader.services import analytics, authoring, gradebook, regrades
+from grader.services import authoring, class_results, gradebook, regrades
 from grader.services.submissions import SubmissionRefused, standing, submit
 from tests.grader.conftest import (
     Backend,
@@ -115,7 +115,7 @@ def _what_counts(
     client: FlaskClient, database: Database, student: User, exercise_id: int
 ) -> dict[str, Any]:
     """Everything an attempt changes and a check must not: the student's standing, home
-    page and list of attempts, the grade book, the analytics, the deliveries, a regrade."""
+    page and list of attempts, the grade book, the class results, the deliveries, a regrade."""
     with database.session() as session:
         exercise = session.get(Exercise, exercise_id)
         assert exercise is not None
@@ -127,12 +127,12 @@ def _what_counts(
                 client.get(f"/exercises/{exercise_id}").get_data(as_text=True)
             ),
             "grade book": gradebook.grade_book(session, exercise),
-            "latest runs": session.scalars(analytics.latest_run_ids(exercise)).all(),
-            "graded": analytics.students_graded(session, exercise),
-            "verdicts": analytics.verdict_distribution(session, exercise),
-            "histogram": analytics.score_histogram(session, exercise),
-            "divergences": analytics.common_divergences(session, exercise),
-            "heat": analytics.heat_maps(session, exercise),
+            "latest runs": session.scalars(class_results.latest_run_ids(exercise)).all(),
+            "graded": class_results.students_graded(session, exercise),
+            "verdicts": class_results.verdict_distribution(session, exercise),
+            "histogram": class_results.score_histogram(session, exercise),
+            "divergences": class_results.common_divergences(session, exercise),
+            "heat": class_results.heat_maps(session, exercise),
             "deliveries": session.scalar(select(func.count()).select_from(Delivery)),
             "instructor's list": [
                 row.submissions

@@ -1,4 +1,4 @@
-"""A page read sends no job: the feedback, exercise, analytics and preview pages only read,
+"""A page read sends no job: the feedback, exercise, class results and preview pages only read,
 even for a version whose analysis was never made (the reaper makes that one)."""
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def test_no_feedback_exercise_or_preview_page_sends_a_job(
         f"/teach/submissions/{submission_id}",
         f"/teach/exercises/{exercise_id}/versions/{version_id}",
         f"/teach/exercises/{exercise_id}/versions/{version_id}/analysis",
-        f"/teach/exercises/{exercise_id}/analytics",
+        f"/teach/exercises/{exercise_id}/class-results",
         f"/teach/exercises/{exercise_id}/students",
     )
     learning = (

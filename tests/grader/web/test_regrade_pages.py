@@ -172,8 +172,8 @@ def test_a_second_regrade_leads_to_the_open_one(
     page = html.unescape(response.get_data(as_text=True))
     assert "No regrade was started: a regrade of this exercise is open already" in page
     assert response.request.path == f"/teach/regrades/{regrade_id}"
-    analytics = client.get(f"/teach/exercises/{_exercise_id(database, course)}/analytics")
-    assert f'href="/teach/regrades/{regrade_id}"' in analytics.get_data(as_text=True)
+    class_results = client.get(f"/teach/exercises/{_exercise_id(database, course)}/class-results")
+    assert f'href="/teach/regrades/{regrade_id}"' in class_results.get_data(as_text=True)
 
 
 def test_only_the_course_s_instructors_reach_a_regrade(

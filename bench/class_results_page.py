@@ -1,4 +1,4 @@
-"""The class analytics page over a large class: how long one exercise's page takes to answer.
+"""The class results page over a large class: how long one exercise's page takes to answer.
 
 A class of ``--students`` students, each with one graded run of Figure 5.2's alpha-beta
 exercise (a 13-node public tree), their searches drawn in turn from the library's correct
@@ -11,7 +11,7 @@ its answer time are printed, with the time to build the class beside it.
 class is measured with the code of commit ``REV`` (a temporary git worktree of it, its own
 copy of this script run with ``PYTHONPATH`` pointing at it) and with this checkout's,
 alternately ``--rounds`` times, and the medians are printed with their ratio. Usage:
-  .venv/bin/python bench/analytics_page.py [--students 1000] [--repeat 7] [--database-url URL]
+  .venv/bin/python bench/class_results_page.py [--students 1000] [--repeat 7] [--database-url URL]
       [--baseline REV [--rounds 3]]
 Without ``--database-url`` the class lives in a temporary SQLite file (with one, every
 measurement starts from an emptied schema: give a database of its own).
@@ -99,7 +99,7 @@ def build_class(database: Database, settings: Settings, students: int) -> tuple[
 
 def measure(students: int, repeat: int, database_url: str) -> list[float]:
     """The page's answer times (seconds) over a class built for this measurement."""
-    with tempfile.TemporaryDirectory(prefix="analytics-page-") as folder:
+    with tempfile.TemporaryDirectory(prefix="class-results-page-") as folder:
         url = database_url or f"sqlite:///{Path(folder) / 'grader.db'}"
         if database_url:
             reset_schema(url)
@@ -121,7 +121,7 @@ def measure(students: int, repeat: int, database_url: str) -> list[float]:
         with client.session_transaction() as session:
             session["_user_id"] = instructor.get_id()
             session["_fresh"] = True
-        path = f"/teach/exercises/{exercise_id}/analytics"
+        path = f"/teach/exercises/{exercise_id}/class-results"
         times = []
         for _ in range(repeat):
             start = time.perf_counter()
@@ -148,7 +148,10 @@ def reset_schema(url: str) -> None:
     engine.dispose()
 
 
-MEDIAN = re.compile(r"analytics page: median ([0-9.]+) ms")
+MEDIAN = re.compile(r"(?:class results|analytics) page: median ([0-9.]+) ms")
+SCRIPTS = ("class_results_page.py", "analytics_page.py")
+"""This script's name, and its name in commits from before the page was called class
+results (when it printed "analytics page")."""
 
 
 def at_commit(revision: str, arguments: list[str]) -> float:
@@ -159,7 +162,7 @@ def at_commit(revision: str, arguments: list[str]) -> float:
     )
     if database_url:
         reset_schema(database_url)  # the older code migrates from empty
-    with tempfile.TemporaryDirectory(prefix="analytics-baseline-") as folder:
+    with tempfile.TemporaryDirectory(prefix="class-results-baseline-") as folder:
         tree = Path(folder) / "tree"
         subprocess.run(
             ["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(tree), revision],
@@ -168,7 +171,7 @@ def at_commit(revision: str, arguments: list[str]) -> float:
         try:
             environment = {**os.environ, "PYTHONPATH": str(tree)}
             done = subprocess.run(
-                [sys.executable, str(tree / "bench" / "analytics_page.py"), *arguments],
+                [sys.executable, str(tree / "bench" / "class_results_page.py"), *arguments],
                 cwd=tree,
                 env=environment,
                 capture_output=True,
@@ -185,6 +188,12 @@ def at_commit(revision: str, arguments: list[str]) -> float:
     return float(found.group(1))
 
 
+def _script(tree: Path) -> Path:
+    """This script's copy in the checkout ``tree``, under its name there."""
+    copies = [tree / "bench" / name for name in SCRIPTS]
+    return next((copy for copy in copies if copy.exists()), copies[0])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=1000)
@@ -197,7 +206,7 @@ def main() -> None:
     if not args.baseline:
         times = measure(args.students, args.repeat, args.database_url)
         print(
-            f"analytics page: median {statistics.median(times) * 1000:.0f} ms over "
+            f"class results page: median {statistics.median(times) * 1000:.0f} ms over "
             f"{args.repeat} (fastest {min(times) * 1000:.0f} ms, slowest "
             f"{max(times) * 1000:.0f} ms)"
         )

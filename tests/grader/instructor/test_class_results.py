@@ -14,7 +14,7 @@ from sqlalchemy import case, func, select
 from grader.config import Settings
 from grader.db import Database
 from grader.models import Course, Exercise, GradingRun, Role, RunState, User
-from grader.services import analytics
+from grader.services import class_results
 from grader.services.queue import Queue
 from grader.services.submissions import submit
 from grader.services.tasks import GRADE_TASK
@@ -58,10 +58,11 @@ def test_the_heat_map_shows_where_half_the_class_searched_too_much(
     exercise = find_exercise(database, course, SLUG)
     assert exercise is not None
 
-    response = client.get(f"/teach/exercises/{exercise.id}/analytics")
+    response = client.get(f"/teach/exercises/{exercise.id}/class-results")
 
     page = html.unescape(response.get_data(as_text=True))
     assert response.status_code == 200
+    assert f"<h1>Class results: {exercise.title}</h1>" in page
     assert '<strong class="students">2</strong>' in page
     for node in ("C2", "C3"):
         row = re.search(
@@ -81,7 +82,21 @@ def test_the_heat_map_shows_where_half_the_class_searched_too_much(
     )
 
 
-def test_analytics_figures_come_from_each_students_latest_graded_run(
+def test_the_old_analytics_address_moved_for_good_to_the_class_results(
+    client: FlaskClient, database: Database, course: Course, make_user: UserFactory
+) -> None:
+    login(client, make_user(Role.INSTRUCTOR, course))
+    exercise = find_exercise(database, course, SLUG)
+    assert exercise is not None
+
+    moved = client.get(f"/teach/exercises/{exercise.id}/analytics")
+
+    assert moved.status_code == 301
+    assert moved.headers["Location"] == f"/teach/exercises/{exercise.id}/class-results"
+    assert client.get(moved.headers["Location"]).status_code == 200
+
+
+def test_class_results_figures_come_from_each_students_latest_graded_run(
     database: Database, settings: Settings, course: Course, make_user: UserFactory
 ) -> None:
     _right, wrong = _class_of_two(database, settings, course, make_user)
@@ -91,13 +106,13 @@ def test_analytics_figures_come_from_each_students_latest_graded_run(
         exercise = session.scalars(
             select(Exercise).where(Exercise.course_id == course.id, Exercise.slug == SLUG)
         ).one()
-        assert analytics.students_graded(session, exercise) == 2
-        heat = analytics.heat_maps(session, exercise)[0]
+        assert class_results.students_graded(session, exercise) == 2
+        heat = class_results.heat_maps(session, exercise)[0]
         assert heat.nodes["C2"].wrong == 0 and heat.nodes["C2"].students == 2
-        assert analytics.verdict_distribution(session, exercise) == [("passed", 2)]
-        histogram = analytics.score_histogram(session, exercise)
+        assert class_results.verdict_distribution(session, exercise) == [("passed", 2)]
+        histogram = class_results.score_histogram(session, exercise)
         assert histogram[-1].count == 2 and sum(bucket.count for bucket in histogram) == 2
-        assert analytics.common_divergences(session, exercise) == []
+        assert class_results.common_divergences(session, exercise) == []
 
 
 def test_the_grade_book_has_a_line_per_student_and_no_formulas(
