@@ -115,15 +115,9 @@ def case_report(
     report.score = feedback.score
     report.max_score = feedback.max_score
     report.score_parts = score_parts(feedback, scoring)
+    # A node's feedback has the report's fields, by the same names.
     report.nodes = [
-        NodeReport(
-            node=node.node,
-            verdict=node.verdict,
-            expected=node.expected,
-            actual=node.actual,
-            message=node.message,
-        )
-        for node in feedback.nodes
+        NodeReport.model_validate(node, from_attributes=True) for node in feedback.nodes
     ]
     return report
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from reference.exercises.model import Scoring
 from reference.feedback import TreeFeedback
-from reference.feedback.scoring import ExerciseScore, Part, Share, tree_parts
+from reference.feedback.scoring import ExerciseScore, Part, tree_parts
 from reference.report import PartScore, ScoreParts, ShareScore, TotalParts
 
 
@@ -31,18 +31,12 @@ def score_parts(feedback: TreeFeedback, scoring: Scoring | None = None) -> Score
     )
 
 
-def _share(found: Share) -> ShareScore:
-    return ShareScore(
-        trees=found.trees,
-        passed=found.passed,
-        mean=found.mean,
-        weight=found.weight,
-        points=found.points,
-    )
-
-
 def total_parts(total: ExerciseScore) -> TotalParts | None:
-    """What makes the total: the public and the hidden trees' shares."""
+    """What makes the total: the public and the hidden trees' shares (a share of the
+    score has the report's fields, by the same names)."""
     if total.public is None or total.hidden is None:
         return None
-    return TotalParts(public=_share(total.public), hidden=_share(total.hidden))
+    return TotalParts(
+        public=ShareScore.model_validate(total.public, from_attributes=True),
+        hidden=ShareScore.model_validate(total.hidden, from_attributes=True),
+    )
