@@ -68,7 +68,8 @@ class Settings:
     """Claims on a run (tasks that start grading it) before it ends as internal_error."""
     node_rows_limit: int = 20000
     """Trees with more nodes store only the nodes that are not ok, pruned or not observed, up
-    to this many (a report holds at most ``reference.report.REPORT_LIMIT`` bytes anyway)."""
+    to this many (a report holds at most ``reference.reporting.limits.LIMITS.total_bytes``
+    bytes anyway)."""
     callbacks_allow_private: bool = False
     """Let result callbacks reach loopback and private addresses (tests only)."""
     eager_tasks: bool = False

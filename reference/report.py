@@ -1,6 +1,7 @@
 """The grading report: what grading one submission found, tree by tree and node by node.
 
-:func:`worker.grading.grade` makes it; the service stores it (:meth:`Report.to_json`),
+:mod:`reference.reporting` builds it and fits it to its size (for
+:func:`worker.grading.grade`); the service stores it (:meth:`Report.to_json`),
 the pages, the API, the LMS callbacks and ``grader grade`` read it back with
 :meth:`Report.from_json`. Its JSON Schema (:func:`report_schema`) is published at
 ``SCHEMA_PATH``, and the report names the version of that schema it follows
@@ -18,7 +19,6 @@ document, whoever built it and however it was stored.
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter
 from enum import StrEnum
@@ -26,19 +26,14 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, PlainSerializer
 
-from reference.feedback.verdicts import GOOD_VERDICTS
 from reference.feedback.verdicts import Verdict as NodeVerdict
 from reference.safe_json import safe_text
 
 __all__ = [
     "MIB",
-    "NODES_CUT",
     "OUTPUT_CAP",
-    "REPLAY_CUT",
-    "REPORT_LIMIT",
     "SCHEMA_PATH",
     "SCHEMA_VERSION",
-    "STDOUT_KEPT",
     "ComposedReport",
     "Decision",
     "DiagnosisReport",
@@ -61,7 +56,6 @@ __all__ = [
     "Value",
     "ValueCheck",
     "finite",
-    "fit",
     "report_schema",
 ]
 
@@ -69,20 +63,10 @@ SCHEMA_VERSION: Final = 1
 """The version of the report's shape; a change that removes or renames a field raises it."""
 SCHEMA_PATH = f"/api/v1/schemas/report-v{SCHEMA_VERSION}.json"
 """Where the service publishes the report's JSON Schema."""
-REPORT_LIMIT = 1024 * 1024
-"""The most a report may hold, as JSON; larger ones are cut down (see :func:`fit`)."""
 MIB: Final = 1024 * 1024
-STDOUT_KEPT: Final = 8 * 1024
-"""Bytes of the public trees' printed output a report keeps; the rest is counted in
-``Report.stdout_dropped`` and does not change the verdict."""
 OUTPUT_CAP: Final = 8 * MIB
 """Bytes the student's code may print on one tree: past it, the tree ends as
 ``output_limit`` (a flood far beyond debugging, which would only cost the grader)."""
-REPLAY_CUT = 200
-"""Steps a replay keeps when the report is over ``REPORT_LIMIT``."""
-NODES_CUT = 2000
-"""Node verdicts a tree keeps when the report is over ``REPORT_LIMIT`` (the ones that are
-not ok, pruned or not observed)."""
 
 
 class RunVerdict(StrEnum):
@@ -97,7 +81,7 @@ class RunVerdict(StrEnum):
     when the file does not compile, else the verdict of its first tree (in the trees'
     order) that did not run to its end, else ``time_limit`` when the submission's time
     ran out before every tree ran, else ``failed`` if a tree failed, else ``passed``
-    (:func:`worker.grading.grade`)."""
+    (:func:`reference.reporting.overall.overall`)."""
 
     PASSED = "passed"
     FAILED = "failed"
@@ -408,55 +392,3 @@ class Report(_Model):
 def report_schema() -> dict[str, Any]:
     """The JSON Schema of a report's JSON document, as published at ``SCHEMA_PATH``."""
     return Report.model_json_schema()
-
-
-def fit(model: Report, limit: int = REPORT_LIMIT) -> Report:
-    """``model`` cut down, if need be, to at most ``limit`` bytes of JSON: first each
-    replay to ``REPLAY_CUT`` steps, then each tree's node verdicts to the ones that are not
-    ok, pruned or not observed (``NODES_CUT`` at most; ``nodes_omitted`` counts the rest by
-    verdict), then the printed output; what was cut is said in the report (``cut``)."""
-    report = model.to_json()
-    if _size(report) <= limit:
-        return model
-    cut: list[str] = []
-    for case in report["cases"]:
-        replay = case.get("replay")
-        if replay and (
-            len(replay["student"]) > REPLAY_CUT or len(replay["reference"]) > REPLAY_CUT
-        ):
-            replay["student"] = replay["student"][:REPLAY_CUT]
-            replay["reference"] = replay["reference"][:REPLAY_CUT]
-            replay["truncated"] = True
-            cut.append(f"replays to {REPLAY_CUT} steps")
-    if _size(report) > limit:
-        for case in report["cases"]:
-            nodes = case.get("nodes") or []
-            kept = [node for node in nodes if node["verdict"] not in GOOD_VERDICTS][:NODES_CUT]
-            if len(kept) < len(nodes):
-                omitted = Counter(node["verdict"] for node in nodes) - Counter(
-                    node["verdict"] for node in kept
-                )
-                case["nodes"] = kept
-                case["nodes_omitted"] = dict(omitted)
-                cut.append("node lists to the nodes that are wrong")
-    if _size(report) > limit:
-        dropped = len(report.get("stdout", "").encode()) + (report.get("stdout_dropped") or 0)
-        report["stdout"] = ""
-        report["stdout_dropped"] = dropped or None
-        cut.append("printed output")
-    if _size(report) > limit:
-        for case in report["cases"]:
-            case.pop("replay", None)
-            if case.get("nodes"):
-                case["nodes_omitted"] = dict(
-                    Counter(node["verdict"] for node in case["nodes"])
-                    + Counter(case.get("nodes_omitted") or {})
-                )
-                case["nodes"] = []
-        cut.append("replays and node lists")
-    report["cut"] = "the report was too large: cut " + ", ".join(dict.fromkeys(cut))
-    return Report.model_validate(report)
-
-
-def _size(report: dict[str, Any]) -> int:
-    return len(json.dumps(report, allow_nan=False, ensure_ascii=False).encode())

@@ -159,9 +159,9 @@ def _grade_and_store(database: Database, settings: Settings, job: Job) -> str:
         if job.fast and budget.wanted:
             why = "its diagnosis compares it with an implementation its instructors added"
             return _to_slow_lane(database, settings, job, why, began)
-        return _store(database, settings, job.run_id, job.claim, report, began)
+        return _store(database, settings, job, report, began)
     # Out of the except clause: sending the run again may grade it here (eager tasks).
-    return _retry(database, settings, job.run_id, job.claim, what)
+    return _retry(database, settings, job, what)
 
 
 def _added(
@@ -241,17 +241,12 @@ def _to_slow_lane(database: Database, settings: Settings, job: Job, why: str, be
     return "slow lane"
 
 
-def _store(
-    database: Database,
-    settings: Settings,
-    run_id: int,
-    claim: int,
-    report: Report,
-    began: float,
-) -> str:
+def _store(database: Database, settings: Settings, job: Job, report: Report, began: float) -> str:
+    """Store ``report`` as ``job``'s result (its grading began at ``began``); what happened."""
+    run_id, claim = job.run_id, job.claim
     if report.verdict == RunVerdict.INTERNAL_ERROR:
         log.error("run %s: the sandbox failed: %s", run_id, report.message)
-        return _retry(database, settings, run_id, claim, "the sandbox failed", report)
+        return _retry(database, settings, job, "the sandbox failed", report)
     try:
         with database.session() as session:
             stored = finish_run(
@@ -269,18 +264,15 @@ def _store(
             (time.perf_counter() - began) * 1000,
         )
         return "graded" if stored else "discarded"
-    return _retry(database, settings, run_id, claim, what)
+    return _retry(database, settings, job, what)
 
 
 def _retry(
-    database: Database,
-    settings: Settings,
-    run_id: int,
-    claim: int,
-    what: str,
-    report: Report | None = None,
+    database: Database, settings: Settings, job: Job, what: str, report: Report | None = None
 ) -> str:
-    """After a failure of ours: send the run again, or end it (see the module's docstring)."""
+    """After a failure of ours (``what``): send ``job``'s run again, or end it, with the
+    failed grading's ``report`` if there is one (see the module's docstring)."""
+    run_id, claim = job.run_id, job.claim
     try:
         with database.session() as session:
             queue = _queue(settings, database)
@@ -303,4 +295,4 @@ def _retry(
             return "retried"
         log.error("run %s ended as internal_error: %s", run_id, what)
         return "error"
-    return _retry(database, settings, run_id, claim, what)
+    return _retry(database, settings, job, what)

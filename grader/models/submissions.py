@@ -10,6 +10,7 @@ from sqlalchemy import ForeignKey, Index, String, Text, text, true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from grader.models.base import Base, utcnow
+from reference.reporting.limits import LIMITS
 
 if TYPE_CHECKING:
     from grader.models.exercises import ExerciseVersion
@@ -89,6 +90,11 @@ class Submission(Base):
         return counted[-1] if counted else None
 
 
+MISCONCEPTION_NAME = 200
+"""The width of a run's misconception: two implementation names of a fitted report
+(``LIMITS.implementation_name`` each) joined by ``+`` fit it."""
+
+
 class GradingRun(Base):
     """One grading of a submission against one exercise version."""
 
@@ -126,9 +132,10 @@ class GradingRun(Base):
         ForeignKey("regrades.id", ondelete="CASCADE"), index=True
     )
     """The regrade that made this run (None: a submission's own grading)."""
-    misconception: Mapped[str | None] = mapped_column(String(200), index=True)
+    misconception: Mapped[str | None] = mapped_column(String(MISCONCEPTION_NAME), index=True)
     """The diagnosis's nearest misconception (its first implementation's library name,
-    ``family/stem`` or ``added/<stem>``); None: no diagnosis (passed, or none made)."""
+    ``family/stem`` or ``added/<stem>``, or two joined by ``+``); None: no diagnosis
+    (passed, or none made)."""
     misconception_exact: Mapped[bool | None]
     """True when that misconception matched the search on every tree."""
     details: Mapped[dict[str, Any] | None] = mapped_column(deferred=True)
@@ -152,7 +159,7 @@ class TreeResult(Base):
         ForeignKey("grading_runs.id", ondelete="CASCADE"), index=True
     )
     position: Mapped[int]
-    name: Mapped[str] = mapped_column(String(200))
+    name: Mapped[str] = mapped_column(String(LIMITS.name))
     hidden: Mapped[bool]
     verdict: Mapped[str] = mapped_column(String(40))
     message: Mapped[str] = mapped_column(Text, default="")
@@ -161,7 +168,7 @@ class TreeResult(Base):
     node_count: Mapped[int] = mapped_column(default=0)
     counts: Mapped[dict[str, Any] | None]
     """Verdict -> number of nodes (complete even when not every node has a row)."""
-    divergence_node: Mapped[str | None] = mapped_column(String(1000))
+    divergence_node: Mapped[str | None] = mapped_column(String(LIMITS.node_name))
     """The node where the search first left the reference's (None: it never did)."""
     divergence_message: Mapped[str | None] = mapped_column(Text)
 
@@ -179,11 +186,11 @@ class NodeResult(Base):
         ForeignKey("tree_results.id", ondelete="CASCADE"), index=True
     )
     position: Mapped[int]
-    node: Mapped[str] = mapped_column(String(1000))
+    node: Mapped[str] = mapped_column(String(LIMITS.node_name))
     verdict: Mapped[str] = mapped_column(String(40))
-    expected: Mapped[str | None] = mapped_column(String(200))
+    expected: Mapped[str | None] = mapped_column(String(LIMITS.stored_value))
     """The value compared, as the report's JSON writes it (``3``, ``"3/4"``, ``"inf"``)."""
-    actual: Mapped[str | None] = mapped_column(String(200))
+    actual: Mapped[str | None] = mapped_column(String(LIMITS.stored_value))
     message: Mapped[str] = mapped_column(Text, default="")
 
     tree: Mapped[TreeResult] = relationship(back_populates="nodes")

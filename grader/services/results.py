@@ -7,10 +7,14 @@ counts by verdict, first divergence); one ``node_results`` row per node (its ver
 values compared, the sentence on it). What only the submission page needs, the replays and
 the printed output, is kept beside them in the run's ``details`` document
 (:class:`RunDetails`), whose size is capped: the report is cut to
-:data:`reference.report.REPORT_LIMIT` (:func:`reference.report.fit`) before it is stored.
+``total_bytes`` of :data:`reference.reporting.limits.LIMITS` before it is stored.
 
 :func:`load_report` puts the :class:`reference.report.Report` back together from the rows and
 the document, for the page, the API and the LMS callbacks alike.
+
+Nothing is cut here: the report was cut to size once, by :func:`reference.reporting.limits.fit`
+(which leaves a fitted report as it is), and the columns holding its texts are as wide as
+its limits (:data:`reference.reporting.limits.LIMITS`; see :mod:`grader.models.submissions`).
 
 Trees with more nodes than ``node_rows_limit`` keep only the nodes that are not ``ok`` or
 ``pruned`` (up to the limit); their counts stay complete, and the report read back counts
@@ -53,13 +57,8 @@ from reference.report import (
     Value,
     ValueCheck,
     finite,
-    fit,
 )
-
-TEXT_LIMIT = 200
-NAME_LIMIT = 200
-NODE_NAME_LIMIT = 1000
-MISCONCEPTION_LIMIT = 200
+from reference.reporting.limits import fit
 
 
 class _Document(BaseModel):
@@ -101,12 +100,7 @@ class RunDetails(_Document):
 
 def encode_value(value: Value) -> str | None:
     """A value as a node row stores it: the report's JSON of it (inf as ``"inf"``)."""
-    if value is None:
-        return None
-    text = json.dumps(finite(value), ensure_ascii=False)
-    if len(text) > TEXT_LIMIT:
-        text = json.dumps(str(value)[: TEXT_LIMIT - 8] + "…", ensure_ascii=False)
-    return text
+    return None if value is None else json.dumps(finite(value), ensure_ascii=False)
 
 
 def decode_value(text: str | None) -> Value:
@@ -118,10 +112,6 @@ def decode_value(text: str | None) -> Value:
     except ValueError:
         return text
     return value if isinstance(value, int | float | str) else text
-
-
-def _text(value: str, limit: int) -> str:
-    return value[:limit]
 
 
 def _score(value: float | None) -> float | None:
@@ -138,9 +128,9 @@ class TreeRows:
 
 
 def result_rows(report: Report | Mapping[str, Any], node_rows_limit: int) -> list[TreeRows]:
-    """The rows ``report`` (made by :func:`worker.grading.grade`, or its JSON document) is
-    stored as, one per tree in order; node rows without their tree's id. Their text is
-    storable whatever the report holds."""
+    """The rows ``report`` (a fitted report, or its JSON document) is stored as, one per
+    tree in order; node rows without their tree's id. Their text is storable whatever the
+    report holds, and fits its columns since the report was fitted to its limits."""
     return _rows(Report.from_json(report), node_rows_limit)
 
 
@@ -153,7 +143,7 @@ def _rows(report: Report, node_rows_limit: int) -> list[TreeRows]:
         divergence = case.first_divergence
         tree = {
             "position": position,
-            "name": _text(case.name, NAME_LIMIT),
+            "name": case.name,
             "hidden": case.hidden,
             "verdict": str(case.verdict),
             "message": case.message or "",
@@ -161,9 +151,7 @@ def _rows(report: Report, node_rows_limit: int) -> list[TreeRows]:
             "max_score": _score(case.max_score),
             "node_count": counts.total(),
             "counts": dict(counts) if counts else None,
-            "divergence_node": None
-            if divergence is None
-            else _text(divergence.node, NODE_NAME_LIMIT),
+            "divergence_node": None if divergence is None else divergence.node,
             "divergence_message": None if divergence is None else divergence.message,
         }
         kept = list(enumerate(nodes))
@@ -173,7 +161,7 @@ def _rows(report: Report, node_rows_limit: int) -> list[TreeRows]:
         node_rows = [
             {
                 "position": index,
-                "node": _text(node.node, NODE_NAME_LIMIT),
+                "node": node.node,
                 "verdict": str(node.verdict),
                 "expected": encode_value(node.expected),
                 "actual": encode_value(node.actual),
@@ -220,13 +208,13 @@ def nearest_misconception(diagnosis: DiagnosisReport | None) -> tuple[str | None
     without a diagnosis or a misconception in it."""
     if diagnosis is not None and diagnosis.composed is not None:
         first, second = (told.implementations[0] for told in diagnosis.composed.misconceptions)
-        return f"{first}+{second.rsplit('/', 1)[-1]}"[:MISCONCEPTION_LIMIT], True
+        return f"{first}+{second.rsplit('/', 1)[-1]}", True
     if diagnosis is None or not diagnosis.misconceptions:
         return None, None
     implementations = diagnosis.misconceptions[0].implementations
     if not implementations:
         return None, None
-    return implementations[0][:MISCONCEPTION_LIMIT], diagnosis.exact
+    return implementations[0], diagnosis.exact
 
 
 def store_report(

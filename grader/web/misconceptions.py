@@ -9,14 +9,11 @@ from flask import Blueprint, abort, render_template
 from flask_login import login_required
 
 from grader.models import Course
+from grader.models.submissions import MISCONCEPTION_NAME
 from grader.services import misconceptions
 from grader.web.context import db_session, settings, taught_exercise
 
 blueprint = Blueprint("misconceptions", __name__, url_prefix="/teach")
-
-NAME_LIMIT = 200
-"""A library name is at most this long (``grading_runs.misconception``)."""
-
 
 # Access: the course's instructors and admins (``taught_exercise``); for anyone else,
 # students included, the page is not found.
@@ -26,7 +23,7 @@ NAME_LIMIT = 200
 @login_required
 def page(exercise_id: int, name: str) -> str:
     exercise = taught_exercise(exercise_id)
-    if len(name) > NAME_LIMIT:
+    if len(name) > MISCONCEPTION_NAME:  # no run names one
         abort(404)
     session = db_session()
     row = misconceptions.misconception_row(session, exercise, name, settings().exercises_dir)

@@ -5,6 +5,9 @@ The worker stores both searches in each public case's ``replay`` (a
 ``evaluate`` (a leaf's utility or a heuristic) and ``exit`` (the value returned; on the
 reference side also the cut-off that ended the node early). Here they become sentences for
 the page, and the reference's steps become the marks of its drawing.
+
+The replay is shown as stored: the report was fitted to its limits once
+(:func:`reference.reporting.limits.fit`: its steps, its values' texts), nothing is cut here.
 """
 
 from __future__ import annotations
@@ -16,12 +19,11 @@ from reference.feedback.verdicts import GOOD_VERDICTS
 from reference.report import Step, TreeCase
 from reference.tree import Tree
 
-STEP_LIMIT = 2000
 SIDES = ("student", "reference")
 
 
 def _text(value: object) -> str | None:
-    return None if value is None else str(value)[:200]
+    return None if value is None else str(value)
 
 
 Segment = tuple[str, str]
@@ -84,7 +86,7 @@ def _steps(steps: list[Step]) -> list[dict[str, Any]]:
     compared (``alpha`` ... ``value``) and where each part is in the text (``spans``),
     which are dropped before sending (:func:`_sent`)."""
     found = []
-    for step in steps[:STEP_LIMIT]:
+    for step in steps:
         pieces = segments(step)
         told = {
             key: _text(getattr(step, key)) for key in COMPARED if getattr(step, key) is not None

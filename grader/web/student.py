@@ -36,7 +36,8 @@ from grader.web.deadlines import due_view, due_views
 from grader.web.exercise_parts import GAME_INTERFACE, exercise_model, fixed_parts, version_analysis
 from grader.web.student_access import listed_exercises, visible_exercise, visible_submission
 from grader.web.submission_view import feedback_parts, status_document
-from reference.report import OUTPUT_CAP, STDOUT_KEPT
+from reference.report import OUTPUT_CAP
+from reference.reporting.limits import LIMITS
 from reference.starter import starter_source
 
 blueprint = Blueprint("student", __name__)
@@ -124,7 +125,7 @@ def _exercise_page(
         trees=fixed.trees,
         trees_pending=result is None,
         limits=model.limits,
-        output_kept=STDOUT_KEPT,
+        output_kept=LIMITS.stdout_kept,
         output_cap=OUTPUT_CAP,
         upload_limit=settings().upload_limit_bytes,
         form=form or SubmitForm(),

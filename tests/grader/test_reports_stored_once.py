@@ -23,7 +23,8 @@ from grader.models import Course, Exercise, GradingRun, NodeResult, TreeResult
 from grader.services.exercise_store import import_library, load_version
 from grader.services.runs import finish_run, start_run
 from grader.services.submissions import submit
-from reference.report import REPORT_LIMIT, Report, fit
+from reference.report import Report
+from reference.reporting.limits import LIMITS, fit
 from tests.grader.conftest import Backend, SentAfterCommit, add_user, stored_report
 from tests.grader.test_storage import DIAGNOSIS, finished, hostile_report, started_run
 from worker.grading import grade
@@ -163,10 +164,11 @@ def test_a_tree_over_the_row_limit_reads_back_with_its_good_nodes_counted(
 def test_a_report_over_its_limit_is_cut_before_it_is_stored(backend: Backend) -> None:
     _, run_id, _ = started_run(backend)
     document = hostile_report()
-    step = {"node": "A", "event": "enter", "alpha": "-inf", "beta": "+inf"}
+    # Over its size even with its replay cut to the steps a replay keeps.
+    step = {"node": "A" * 900, "event": "enter", "alpha": "-inf", "beta": "+inf"}
     document["cases"][0]["replay"]["student"] = [step] * 20_000
     document["stdout"] = "x" * 8000
-    assert len(json.dumps(document, default=str)) > REPORT_LIMIT
+    assert len(json.dumps(document, default=str)) > LIMITS.total_bytes
     assert finished(backend, run_id, document).deliveries == []
     stored = stored_report(backend.database, run_id)
     assert stored is not None
@@ -174,7 +176,7 @@ def test_a_report_over_its_limit_is_cut_before_it_is_stored(backend: Backend) ->
     assert stored["cut"].startswith("the report was too large: cut replays")
     with backend.database.session() as session:
         details = session.scalar(select(GradingRun.details).where(GradingRun.id == run_id))
-    assert len(json.dumps(details).encode()) <= REPORT_LIMIT
+    assert len(json.dumps(details).encode()) <= LIMITS.total_bytes
 
 
 def test_a_reports_diagnosis_is_kept_in_its_document_and_reads_back(backend: Backend) -> None:
@@ -184,7 +186,7 @@ def test_a_reports_diagnosis_is_kept_in_its_document_and_reads_back(backend: Bac
     stored = stored_report(backend.database, run_id)
     assert stored is not None
     assert stored["diagnosis"] == DIAGNOSIS
-    assert stored == Report.model_validate(document).to_json()
+    assert stored == fit(Report.model_validate(document)).to_json()
     with backend.database.session() as session:
         details = session.scalar(select(GradingRun.details).where(GradingRun.id == run_id))
     assert details["diagnosis"] == DIAGNOSIS

@@ -3,7 +3,8 @@ only when they have a value, and counted when a report cut to its limit drops th
 
 from __future__ import annotations
 
-from reference.report import Divergence, Report, RunVerdict, TreeCase, fit
+from reference.report import Divergence, Report, RunVerdict, TreeCase
+from reference.reporting.limits import ReportLimits, fit
 
 
 def _report(**fields: object) -> Report:
@@ -39,7 +40,7 @@ def test_lines_and_the_dropped_output_round_trip_and_are_left_out_when_absent() 
 
 def test_a_report_cut_to_its_limit_counts_the_output_it_drops() -> None:
     report = _report(stdout="é" * 3000, stdout_dropped=500)
-    cut = fit(report, limit=2000)
+    cut = fit(report, ReportLimits(total_bytes=2000))
     assert cut.stdout == ""
     assert cut.stdout_dropped == 500 + len(("é" * 3000).encode())
     assert cut.cut is not None and "printed output" in cut.cut

@@ -9,7 +9,8 @@ import pytest
 
 from reference.exercises import load_catalog
 from reference.hidden import DEVELOPMENT_KEY
-from reference.report import OUTPUT_CAP, STDOUT_KEPT, Report, RunVerdict
+from reference.report import OUTPUT_CAP, Report, RunVerdict
+from reference.reporting.limits import LIMITS
 from worker.grading import grade
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
@@ -46,10 +47,10 @@ def test_a_correct_search_that_prints_200_kib_passes_with_a_cut_note() -> None:
     assert report.verdict is RunVerdict.PASSED
     assert report.score == report.max_score == 100
     assert all(case.verdict is RunVerdict.PASSED for case in report.cases)
-    assert report.stdout == "x" * STDOUT_KEPT
+    assert report.stdout == "x" * LIMITS.stdout_kept
     # Each public tree (one here) printed it all; what is not kept is counted.
-    assert report.stdout_dropped == printed - STDOUT_KEPT
-    assert report.to_json()["stdout_dropped"] == printed - STDOUT_KEPT
+    assert report.stdout_dropped == printed - LIMITS.stdout_kept
+    assert report.to_json()["stdout_dropped"] == printed - LIMITS.stdout_kept
 
 
 def test_output_under_what_is_kept_is_not_cut() -> None:
@@ -73,7 +74,7 @@ def test_just_under_the_hard_cap_still_passes() -> None:
     under = OUTPUT_CAP - 1024 * 1024
     report = graded(f"import sys\nsys.stdout.write('z' * {under})\n" + CORRECT_MINIMAX)
     assert report.verdict is RunVerdict.PASSED
-    assert report.stdout_dropped == under - STDOUT_KEPT
+    assert report.stdout_dropped == under - LIMITS.stdout_kept
 
 
 # -- lines ---------------------------------------------------------------------------------

@@ -15,11 +15,13 @@ import pytest
 from reference.exercises import Exercise, load_catalog
 from reference.exercises.model import ExerciseTree, Limits
 from reference.hidden import DEVELOPMENT_KEY, LIBRARY_FOLDER
-from reference.report import REPORT_LIMIT, RunVerdict
+from reference.report import RunVerdict
+from reference.reporting.cases import HIDDEN_REASONS, hidden_reasons
+from reference.reporting.limits import LIMITS
 from reference.search import Evaluate
 from reference.tree import Edge, Kind, Node, Tree
 from tests.worker.test_sandbox_notes import flooding, fraction_field
-from worker.grading import HIDDEN_REASONS, cases, grade, hidden_reasons
+from worker.grading import cases, grade
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 CATALOG = load_catalog(EXERCISES)
@@ -341,7 +343,7 @@ def test_one_wrong_leaf_of_a_20000_node_tree_fails_and_the_report_stays_under_th
     assert case["verdict"] == "failed"
     assert report["verdict"] == "failed"
     assert [node["node"] for node in case["nodes"] if node["verdict"] != "ok"] == ["B8.10"]
-    assert len(json.dumps(report).encode()) <= REPORT_LIMIT
+    assert len(json.dumps(report).encode()) <= LIMITS.total_bytes
 
 
 def test_a_report_bloating_search_is_stopped_and_its_report_stays_small() -> None:

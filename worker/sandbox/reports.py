@@ -13,6 +13,11 @@ pairs; anything else is a protocol violation, NaN becomes
 :attr:`ValueProblem.NOT_FINITE`. What it reads is bounded before it is read: a ``j`` field
 no longer than the longest the child makes (:data:`VALUE_FIELD_LIMIT`), and no integer of
 more than 1,024 bits in any JSON it decodes.
+
+The limits here (``SHOWN_LIMIT``, ``MESSAGE_LIMIT``, ...) bound what the untrusted child
+may send over the wire: a security bound at the trust boundary, not a report's size. What a
+report keeps is decided once, later, by :func:`reference.reporting.limits.fit` with its
+own limits (:class:`reference.reporting.limits.ReportLimits`).
 """
 
 from __future__ import annotations

@@ -12,7 +12,8 @@ from flask.testing import FlaskClient
 
 from grader.db import Database
 from grader.models import Course, User
-from reference.report import OUTPUT_CAP, STDOUT_KEPT
+from reference.report import OUTPUT_CAP
+from reference.reporting.limits import LIMITS
 from tests.grader.conftest import UserFactory, login
 from tests.grader.web.test_student_pages import exercise_id, paste
 from worker.harness.host import default_request_cap
@@ -92,10 +93,10 @@ def test_output_past_what_is_kept_is_cut_with_a_note_and_full_marks(
     printed = 200 * 1024
     page = graded_page(client, database, course, f"print('x' * {printed - 1})\n" + CORRECT)
     assert "100 / 100" in page
-    assert "x" * STDOUT_KEPT in page and "x" * (STDOUT_KEPT + 1) not in page
+    assert "x" * LIMITS.stdout_kept in page and "x" * (LIMITS.stdout_kept + 1) not in page
     note = re.search(r'<p class="output-cut"[^>]*>(.*?)</p>', page, re.S)
     assert note is not None
-    assert f"{printed - STDOUT_KEPT:,} more bytes" in note.group(1)
+    assert f"{printed - LIMITS.stdout_kept:,} more bytes" in note.group(1)
     assert "does not change your grade" in note.group(1)
 
 
@@ -110,7 +111,7 @@ def test_the_exercise_page_lists_every_limit(
     assert "CPU time 2 s per tree" in text
     assert "Real time 10 s per tree, 20 s for all the trees of a submission" in text
     assert "Memory 256 MB" in text
-    assert f"the first {STDOUT_KEPT // 1024} KiB" in text
+    assert f"the first {LIMITS.stdout_kept // 1024} KiB" in text
     assert f"more than {OUTPUT_CAP // 1024 // 1024} MiB on one tree ends that tree" in text
     assert "Game calls 40 per node of the tree, plus 1,000" in text
     assert "Calls of your search functions 4 per node of the tree, plus 10,500" in text
