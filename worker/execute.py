@@ -43,6 +43,7 @@ from grader.services.exercise_store import load_version, materialize
 from grader.services.hidden_keys import exercise_key
 from grader.services.queue import Queue
 from grader.services.runs import (
+    Claim,
     finish_run,
     move_to_slow_lane,
     retry_run,
@@ -75,9 +76,8 @@ the exercise's whole allowance costs a tenth of a second or more of the kernel's
 class Job:
     """What grading one run needs, read from the database when the run is claimed."""
 
-    run_id: int
-    claim: int
-    """This task's claim on the run (:attr:`grader.services.runs.Start.claim`)."""
+    claim: Claim
+    """This task's claim on the run."""
     submission_id: int
     slug: str
     version: ExerciseVersion
@@ -89,6 +89,10 @@ class Job:
     fast: bool
     public_only: bool
     """A check of a draft: graded on the public trees only, no hidden tree is drawn."""
+
+    @property
+    def run_id(self) -> int:
+        return self.claim.run_id
 
 
 def execute_run(
@@ -103,14 +107,13 @@ def execute_run(
     error). The worker and task default to this process (tasks done eagerly)."""
     with database.session() as session:
         start = start_run(session, settings, _queue(settings, database), run_id, worker, task_id)
-        run = start.run
-        if run is None:
+        run, claim = start.run, start.claim
+        if run is None or claim is None:
             log.info("run %s not graded: %s", run_id, start.reason)
             return "skipped"
         submission, version = run.submission, run.version
         job = Job(
-            run_id=run_id,
-            claim=start.claim,
+            claim=claim,
             submission_id=submission.id,
             slug=version.exercise.slug,
             version=version,
@@ -228,7 +231,7 @@ def _hit_a_limit(report: Report) -> bool:
 
 def _to_slow_lane(database: Database, settings: Settings, job: Job, why: str, began: float) -> str:
     with database.session() as session:
-        moved = move_to_slow_lane(session, _queue(settings, database), job.run_id, job.claim)
+        moved = move_to_slow_lane(session, _queue(settings, database), job.claim)
     if not moved:
         log.info("run %s: claimed by another task", job.run_id)
         return "discarded"
@@ -249,9 +252,7 @@ def _store(database: Database, settings: Settings, job: Job, report: Report, beg
         return _retry(database, settings, job, "the sandbox failed", report)
     try:
         with database.session() as session:
-            stored = finish_run(
-                session, settings, _queue(settings, database), run_id, claim, report
-            )
+            stored = finish_run(session, settings, _queue(settings, database), claim, report)
     except Exception as error:
         log.exception("run %s: its result could not be stored", run_id)
         what = f"its result could not be stored ({type(error).__name__})"
@@ -276,7 +277,7 @@ def _retry(
     try:
         with database.session() as session:
             queue = _queue(settings, database)
-            retried = retry_run(session, settings, queue, run_id, claim, what, report)
+            retried = retry_run(session, settings, queue, claim, what, report)
     except Exception as error:
         if report is None:
             if isinstance(error, OperationalError | InterfaceError):

@@ -54,13 +54,22 @@ def queue_position(session: Session, run: GradingRun) -> int | None:
 
 
 @dataclass(frozen=True, slots=True)
+class Claim:
+    """A task's claim on a run: the run and the claim's number (the run's count of claims
+    with this one). Only the latest claim on a running run may store its result or send
+    it back to the queue."""
+
+    run_id: int
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
 class Start:
-    """What a task's claim on its run allows: grading it (``run`` is set), or nothing
-    (``reason`` says why)."""
+    """What a task's claim on its run allows: grading it (``run`` and ``claim`` are set),
+    or nothing (``reason`` says why)."""
 
     reason: str
-    claim: int = 0
-    """The claim's number: the run's count of claims with this one (0: not claimed)."""
+    claim: Claim | None = None
     run: GradingRun | None = None
     """The run to grade, with its submission and its exercise version (and the version's
     exercise) loaded."""
@@ -97,20 +106,20 @@ def start_run(
     run.started_at = now
     run.worker = worker[:200]
     run.task_id = task_id[:200]
-    return Start("started", run.claims, run=run)
+    return Start("started", Claim(run.id, run.claims), run=run)
 
 
-def _owned(session: Session, run_id: int, claim: int) -> GradingRun | None:
-    """The run, locked, if ``claim`` still owns it: it is running and no later claim was
-    made on it; else None."""
+def _owned(session: Session, claim: Claim) -> GradingRun | None:
+    """The claimed run, locked, if ``claim`` still owns it: it is running and no later
+    claim was made on it; else None."""
     # With its submission, which the hooks that make the outbound deliveries read.
     run = session.scalar(
         select(GradingRun)
-        .where(GradingRun.id == run_id)
+        .where(GradingRun.id == claim.run_id)
         .options(joinedload(GradingRun.submission, innerjoin=True))
         .with_for_update(of=GradingRun)
     )
-    if run is None or run.state != RunState.RUNNING or run.claims != claim:
+    if run is None or run.state != RunState.RUNNING or run.claims != claim.number:
         return None
     return run
 
@@ -119,15 +128,14 @@ def finish_run(
     session: Session,
     settings: Settings,
     queue: Dispatcher,
-    run_id: int,
-    claim: int,
+    claim: Claim,
     report: Report | Mapping[str, Any],
 ) -> bool:
     """Store ``report`` if this claim still owns the run; False: discarded.
 
     The outbound deliveries the result calls for are made in the same transaction and sent
     after its commit."""
-    run = _owned(session, run_id, claim)
+    run = _owned(session, claim)
     if run is None:
         return False
     run.state = RunState.GRADED
@@ -154,8 +162,7 @@ def retry_run(
     session: Session,
     settings: Settings,
     queue: Dispatcher,
-    run_id: int,
-    claim: int,
+    claim: Claim,
     what: str,
     report: Report | Mapping[str, Any] | None = None,
 ) -> Retry | None:
@@ -165,7 +172,7 @@ def retry_run(
     is our fault and why (``what``: "the sandbox failed", ...), and ``report`` (the last
     grading's, if any) kept for the record. The run's task, or the outbound deliveries of
     its end, are sent after the commit. None when this claim no longer owns the run."""
-    run = _owned(session, run_id, claim)
+    run = _owned(session, claim)
     if run is None:
         return None
     now = utcnow()
@@ -195,11 +202,11 @@ def _fail(run: GradingRun, message: str, now: datetime) -> None:
     run.finished_at = now
 
 
-def move_to_slow_lane(session: Session, queue: Dispatcher, run_id: int, claim: int) -> bool:
+def move_to_slow_lane(session: Session, queue: Dispatcher, claim: Claim) -> bool:
     """Put a fast-lane run that needs more than the fast lane's budget back in the queue,
     in the slow lane; its task is sent after the commit. Its claim here does not count as an
     attempt. False when this claim no longer owns the run."""
-    run = _owned(session, run_id, claim)
+    run = _owned(session, claim)
     if run is None:
         return False
     run.state = RunState.QUEUED

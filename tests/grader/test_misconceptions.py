@@ -107,8 +107,9 @@ def attempt(
     sent = SentAfterCommit()
     with backend.database.session() as session:
         claim = start_run(session, backend.settings, sent, run_id, "w", "t").claim
+        assert claim is not None
     with backend.database.session() as session:
-        assert finish_run(session, backend.settings, sent, run_id, claim, graded)
+        assert finish_run(session, backend.settings, sent, claim, graded)
         if finished_at is not None:
             run = session.get(GradingRun, run_id)
             assert run is not None

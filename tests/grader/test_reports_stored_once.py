@@ -69,8 +69,9 @@ def _graded(settings: Settings, database: Database, course: Course, slug: str, n
     sent = SentAfterCommit()
     with database.session() as session:
         claim = start_run(session, settings, sent, run_id, "w", "t").claim
+        assert claim is not None
     with database.session() as session:
-        assert finish_run(session, settings, sent, run_id, claim, report)
+        assert finish_run(session, settings, sent, claim, report)
     return run_id, report
 
 

@@ -24,6 +24,7 @@ from grader.models import (
 )
 from grader.services.results import result_rows
 from grader.services.runs import (
+    Claim,
     finish_run,
     mark_sent,
     queue_position,
@@ -114,13 +115,13 @@ def test_a_claim_that_lost_its_run_stores_nothing(
         first = start_run(session, settings, sent, run_id, "w1", "t1")
     with database.session() as session:
         second = start_run(session, settings, sent, run_id, "w2", "t1")  # the task received again
-    assert (first.claim, second.claim) == (1, 2)
+    assert (first.claim, second.claim) == (Claim(run_id, 1), Claim(run_id, 2))
     report = {"verdict": "passed", "score": 1, "max_score": 1, "message": "", "cases": []}
     report["exercise"] = "aima-fig5.2-alphabeta"
     with database.session() as session:
-        assert finish_run(session, settings, sent, run_id, first.claim, report) is False
+        assert finish_run(session, settings, sent, Claim(run_id, 1), report) is False
     with database.session() as session:
-        assert finish_run(session, settings, sent, run_id, second.claim, report) is True
+        assert finish_run(session, settings, sent, Claim(run_id, 2), report) is True
     assert (sent.runs, sent.deliveries) == ([], [])  # no LMS asked for the result
 
 
@@ -131,12 +132,13 @@ def test_what_a_rolled_back_unit_of_work_asked_to_send_is_never_sent(
     sent = SentAfterCommit()
     with database.session() as session:
         claim = start_run(session, settings, sent, run_id, "w", "t").claim
+        assert claim is not None
     last = replace(settings, max_run_attempts=1)
 
     def ended_then_failed() -> None:
         with database.session() as session:
             # The run would end as internal_error, then the unit of work fails.
-            assert retry_run(session, last, sent, run_id, claim, "the sandbox failed")
+            assert retry_run(session, last, sent, claim, "the sandbox failed")
             raise RuntimeError("the unit of work fails after the change")
 
     with pytest.raises(RuntimeError):
@@ -145,7 +147,7 @@ def test_what_a_rolled_back_unit_of_work_asked_to_send_is_never_sent(
         run = session.get(GradingRun, run_id)
         assert run is not None and run.state == RunState.RUNNING
     with database.session() as session:
-        retried = retry_run(session, settings, sent, run_id, claim, "the sandbox failed")
+        retried = retry_run(session, settings, sent, claim, "the sandbox failed")
         assert retried is not None and retried.again
         assert sent.runs == []  # not before the commit
     assert sent.runs == [run_id]  # once, after it

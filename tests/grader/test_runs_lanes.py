@@ -104,8 +104,9 @@ def test_a_requeued_run_keeps_its_first_queued_at(
     sent = SentAfterCommit()
     with database.session() as session:
         claim = start_run(session, settings, sent, run_id, "w", "t").claim
+        assert claim is not None
     with database.session() as session:
-        retried = retry_run(session, settings, sent, run_id, claim, "the sandbox failed")
+        retried = retry_run(session, settings, sent, claim, "the sandbox failed")
     assert retried is not None and retried.again
     assert sent.runs == [run_id]
     assert _run(database, run_id).queued_at == first

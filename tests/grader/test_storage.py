@@ -25,7 +25,7 @@ from grader.models import (
     TreeResult,
     User,
 )
-from grader.services.runs import finish_run, retry_run, start_run
+from grader.services.runs import Claim, finish_run, retry_run, start_run
 from grader.services.submissions import submit
 from grader.web import create_app
 from tests.grader.conftest import Backend, SentAfterCommit, login, stored_report
@@ -119,7 +119,7 @@ def started_run(backend: Backend, *, callback_url: str | None = None) -> tuple[i
         submission_id = submission.id
     with backend.database.session() as session:
         started = start_run(session, backend.settings, SentAfterCommit(), run_id, "w", "t")
-    assert started.claim == 1
+    assert started.claim == Claim(run_id, 1)
     return submission_id, run_id, student.id
 
 
@@ -129,7 +129,7 @@ def finished(
     """Run ``run_id`` finished by its first claim with ``report``: the deliveries sent."""
     sent = SentAfterCommit()
     with backend.database.session() as session:
-        stored = finish_run(session, settings or backend.settings, sent, run_id, 1, report)
+        stored = finish_run(session, settings or backend.settings, sent, Claim(run_id, 1), report)
     assert stored
     return sent
 
@@ -232,7 +232,7 @@ def test_a_failure_message_with_what_storage_refuses_is_stored(backend: Backend)
     last = replace(backend.settings, max_run_attempts=1)
     with backend.database.session() as session:
         retried = retry_run(
-            session, last, SentAfterCommit(), run_id, 1, f"the grader raised {HOSTILE}"
+            session, last, SentAfterCommit(), Claim(run_id, 1), f"the grader raised {HOSTILE}"
         )
     assert retried is not None and not retried.again
     with backend.database.session() as session:
