@@ -77,3 +77,32 @@ def test_a_child_that_died_waiting_for_its_run_is_replaced(
             break
     assert "ended before its run" in caplog.text
     assert leftover_processes(server()) == []
+
+
+def _ignored(pid: int) -> int:
+    """The mask of the signals process ``pid`` ignores."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(
+        next(line for line in status.splitlines() if line.startswith("SigIgn:")).split()[1], 16
+    )
+
+
+def test_a_server_started_ignoring_hangups_gives_its_children_the_default_actions() -> None:
+    # As under nohup, or in a non-interactive shell's background: an ignored signal stays
+    # ignored across exec, and a child that ignored SIGHUP outlived a signal that ends it.
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        forkserver = ForkServer()
+        forkserver.start()
+    finally:
+        signal.signal(signal.SIGHUP, before)
+    try:
+        assert forkserver.pid is not None
+        assert _ignored(forkserver.pid) & (1 << (signal.SIGHUP - 1)) == 0
+        assert run(ALPHABETA, forkserver=forkserver).outcome.verdict is SandboxVerdict.COMPLETED
+        children = forkserver.settle()  # the next run's child, standing by
+        assert children
+        for pid in children:
+            assert _ignored(pid) & (1 << (signal.SIGHUP - 1)) == 0
+    finally:
+        forkserver.stop()

@@ -55,6 +55,7 @@ _ALL_CPUS = os.sched_getaffinity(0)
 def main(config: dict[str, Any]) -> None:
     """Run the server with the configuration the grader passed on the command line."""
     control = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET, fileno=config["control_fd"])
+    default_signals()
     for name in config.get("preload", PRELOADED):
         importlib.import_module(name)
     for name in config.get("unset_after_preload", ()):
@@ -72,6 +73,20 @@ def main(config: dict[str, Any]) -> None:
         server.serve()
     finally:
         server.close()
+
+
+def default_signals() -> None:
+    """Give back their default action to the signals this process was started ignoring
+    (a worker started under ``nohup`` or in a shell's background ignores SIGHUP and
+    SIGQUIT, and an ignored signal stays ignored across ``exec``), so that every child
+    meets a signal alike however its worker was started. SIGPIPE stays as Python sets it:
+    a write to a closed pipe raises rather than kills."""
+    for number in signal.valid_signals():
+        if number in (signal.SIGKILL, signal.SIGSTOP, signal.SIGPIPE):
+            continue
+        with contextlib.suppress(OSError, ValueError):
+            if signal.getsignal(number) is signal.SIG_IGN:
+                signal.signal(number, signal.SIG_DFL)
 
 
 def _prepare(config: dict[str, Any]) -> tuple[Confinement, list[str]]:
