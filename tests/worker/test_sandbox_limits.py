@@ -6,8 +6,6 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import pytest
@@ -135,21 +133,16 @@ def test_a_report_naming_many_long_functions_still_arrives() -> None:
     assert "stop" in record.outcome.message
 
 
-@contextmanager
-def busy_children_killed(number: int) -> Iterator[None]:
-    """Inside the block, a thread sends signal ``number`` to each of the fork-server's
-    children once it has used a tenth of a second of CPU time (the one searching, not one
-    waiting for its job; and any other test's child still busy, which would otherwise be
-    taken for it). It hunts until the block ends, so that another test's child ending (or a
-    zombie not yet reaped, which keeps its CPU time) is never taken for the search's: on a
-    busy machine either may still be there when the search starts."""
+def kill_the_busy_child(number: int) -> threading.Thread:
+    """A thread that sends signal ``number`` to the fork-server's children that have used a
+    tenth of a second of CPU time (the one searching, not one waiting for its job; and any
+    other test's child still busy, which would otherwise be taken for it)."""
     parent = server().pid
-    done = threading.Event()
 
     def hunt() -> None:
-        killed: set[str] = set()
-        deadline = time.monotonic() + 60
-        while not done.is_set() and time.monotonic() < deadline:
+        killed: list[int] = []
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
             for entry in Path("/proc").iterdir():
                 try:
                     status = (entry / "status").read_text()
@@ -157,23 +150,19 @@ def busy_children_killed(number: int) -> Iterator[None]:
                 except OSError:
                     continue  # not a process, or it ended while we looked
                 fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
-                alive = stat[0] not in ("Z", "X")  # a zombie cannot be signalled
                 busy = int(stat[11]) >= os.sysconf("SC_CLK_TCK") // 10  # utime, in ticks
                 ours = int(fields["PPid"]) == parent and int(fields["Uid"].split()[0]) == NOBODY
-                if ours and busy and alive and entry.name not in killed:
-                    killed.add(entry.name)
-                    pid = int(entry.name)
-                    with suppress(ProcessLookupError):  # it ended since we looked
-                        os.kill(pid, number)
+                if ours and busy:
+                    # Every busy child of the fork-server: another test's may still be ending.
+                    killed.append(int(entry.name))
+                    os.kill(int(entry.name), number)
+            if killed:
+                return
             time.sleep(0.01)
 
     hunter = threading.Thread(target=hunt)
     hunter.start()
-    try:
-        yield
-    finally:
-        done.set()
-        hunter.join()
+    return hunter
 
 
 @pytest.mark.parametrize(
@@ -182,7 +171,8 @@ def busy_children_killed(number: int) -> Iterator[None]:
 def test_a_child_ended_by_any_signal_is_a_runtime_error_naming_it(number: int) -> None:
     # However the child ends once the student's code runs in it, it is the submission's
     # outcome, never the grader's fault.
-    with busy_children_killed(number):
-        record = search_that("while True: pass", limits=Limits(5, 5, 64))
+    hunter = kill_the_busy_child(number)
+    record = search_that("while True: pass", limits=Limits(5, 5, 64))
+    hunter.join()
     assert record.outcome.verdict is SandboxVerdict.RUNTIME_ERROR, record.outcome
     assert f"signal {signal.Signals(number).name}" in record.outcome.message
