@@ -9,6 +9,7 @@ import shutil
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +32,7 @@ AXE_RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 """The rule sets checked: WCAG 2.1, levels A and AA."""
 
 
-@contextmanager
-def chromium(width: int = 1280, height: int = 900) -> Iterator[WebDriver]:
-    """A headless Chromium with a window of ``width`` x ``height`` CSS pixels."""
+def _launch(width: int, height: int) -> WebDriver:
     if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
         pytest.fail("Chromium and ChromeDriver are missing: ./scripts/test.sh installs them")
     options = webdriver.ChromeOptions()
@@ -44,16 +43,68 @@ def chromium(width: int = 1280, height: int = 900) -> Iterator[WebDriver]:
         options.add_argument(argument)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.implicitly_wait(0)
-    try:
-        # The viewport the page lays out in, exactly (a window cannot be made as narrow as a
-        # phone's screen): a phone's for a narrow one.
-        driver.execute_cdp_cmd(
-            "Emulation.setDeviceMetricsOverride",
-            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600},
-        )
-        yield driver
-    finally:
+    return driver
+
+
+@dataclass
+class _Kept:
+    """The Chromium kept between the tests of one module (``quit_kept`` ends it), and
+    whether a test holds it now."""
+
+    driver: WebDriver | None = None
+    held: bool = False
+
+
+_kept = _Kept()
+
+
+def quit_kept() -> None:
+    """End the kept Chromium, if any (tests/conftest.py does after each module)."""
+    if _kept.driver is not None and not _kept.held:
+        driver, _kept.driver = _kept.driver, None
         driver.quit()
+
+
+@contextmanager
+def chromium(width: int = 1280, height: int = 900) -> Iterator[WebDriver]:
+    """A headless Chromium with a window of ``width`` x ``height`` CSS pixels, on a blank
+    page without cookies: the module's kept one (started by its first test), or a new one
+    when a test asks for a second at once."""
+    if _kept.held:
+        driver = _launch(width, height)
+        try:
+            yield _sized(driver, width, height)
+        finally:
+            driver.quit()
+        return
+    if _kept.driver is None:
+        _kept.driver = _launch(width, height)
+    driver = _kept.driver
+    _kept.held = True
+    try:
+        driver.get("about:blank")
+        # Every site's cookies, not only the page's: the next test's app is on another port
+        # of the same host, where the last one's session cookie would be sent.
+        driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+        driver.set_window_size(width, height)
+        yield _sized(driver, width, height)
+    except BaseException:
+        # Whatever went wrong may have left the browser unusable: the next test gets a new one.
+        _kept.driver = None
+        driver.quit()
+        raise
+    finally:
+        _kept.held = False
+
+
+def _sized(driver: WebDriver, width: int, height: int) -> WebDriver:
+    # The viewport the page lays out in, exactly (a window cannot be made as narrow as a
+    # phone's screen): a phone's for a narrow one.
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600},
+    )
+    return driver
 
 
 @contextmanager

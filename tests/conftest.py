@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -32,3 +34,12 @@ def reports_follow_their_schema(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(Report, "to_json", checked)
     return
+
+
+@pytest.fixture(scope="module", autouse=True)
+def chromium_per_module() -> Iterator[None]:
+    """The Chromium a module's browser tests share (tests/chromium.py) ends with the module."""
+    yield
+    chromium = sys.modules.get("tests.chromium")
+    if chromium is not None:
+        chromium.quit_kept()

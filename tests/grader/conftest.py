@@ -45,11 +45,34 @@ def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+COURSE_TITLE = "Search 101"
+COURSE_JOIN_CODE = "S101"
+
+
+@pytest.fixture(scope="session")
+def course_template(migrated_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The migrated database with the ``course`` of the shipped exercises in it: imported
+    once per session, copied for each test that asks for the course."""
+    instance = tmp_path_factory.mktemp("course-template")
+    shutil.copy(migrated_template, instance / "grader.db")
+    database = Database.from_settings(Settings(env="development", instance_dir=instance))
+    with database.session() as session:
+        found = Course(title=COURSE_TITLE, join_code=COURSE_JOIN_CODE)
+        session.add(found)
+        session.flush()
+        import_library(session, Settings(env="development", instance_dir=instance), found)
+    database.engine.dispose()
+    return instance / "grader.db"
+
+
 @pytest.fixture
-def settings(tmp_path: Path, migrated_template: Path) -> Settings:
+def settings(tmp_path: Path, migrated_template: Path, request: pytest.FixtureRequest) -> Settings:
     instance = tmp_path / "instance"
     instance.mkdir()
-    shutil.copy(migrated_template, instance / "grader.db")
+    template = migrated_template
+    if {"course", "backend"} & set(request.fixturenames):
+        template = request.getfixturevalue("course_template")
+    shutil.copy(template, instance / "grader.db")
     return Settings(
         env="development",
         instance_dir=instance,
@@ -85,12 +108,15 @@ def client(app: Flask) -> FlaskClient:
 
 @pytest.fixture
 def course(database: Database, settings: Settings) -> Course:
-    """A course with the shipped exercises published in it."""
+    """A course with the shipped exercises published in it: the copy of
+    ``course_template``'s, or imported here when ``settings`` gave another database."""
     with database.session() as session:
-        found = Course(title="Search 101", join_code="S101")
-        session.add(found)
-        session.flush()
-        import_library(session, settings, found)
+        found = session.scalar(select(Course).where(Course.join_code == COURSE_JOIN_CODE))
+        if found is None:
+            found = Course(title=COURSE_TITLE, join_code=COURSE_JOIN_CODE)
+            session.add(found)
+            session.flush()
+            import_library(session, settings, found)
     return found
 
 

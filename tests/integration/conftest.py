@@ -115,6 +115,8 @@ class Worker:
     concurrency: int = 2
     queues: str = ",".join(QUEUES)
     pool: str = "prefork"
+    extra_env: dict[str, str] = field(default_factory=dict)
+    """Variables set for this worker alone, over the test process's environment."""
     process: subprocess.Popen[bytes] | None = field(default=None, init=False)
 
     def env(self) -> dict[str, str]:
@@ -131,6 +133,7 @@ class Worker:
             GRADER_EXERCISES_DIR=str(s.exercises_dir),
             PYTHONPATH=str(ROOT),
         )
+        env.update(self.extra_env)
         return env
 
     def start(self) -> Worker:
@@ -187,11 +190,19 @@ def start_service_workers(
     """The workers of the service, each on its own queues, as scripts/run.sh and
     docker-compose.yml start them."""
     return [
-        workers(settings, queues="grading", concurrency=2),
-        workers(settings, queues="grading-slow", concurrency=1),
-        workers(settings, queues="callbacks", concurrency=8, pool="threads"),
-        workers(settings, queues="maintenance", concurrency=1, beat=beat),
-    ]
+        workers(settings, queues=queues, concurrency=concurrency, pool=pool,
+                beat=beat and queues == "maintenance")
+        for queues, concurrency, pool in SERVICE_LANES
+    ]  # fmt: skip
+
+
+SERVICE_LANES = (
+    ("grading", 2, "prefork"),
+    ("grading-slow", 1, "prefork"),
+    ("callbacks", 8, "threads"),
+    ("maintenance", 1, "prefork"),
+)
+"""The service's workers: (queues, concurrency, pool) of each, as scripts/run.sh has them."""
 
 
 Gunicorn = Callable[..., tuple[str, Path]]
@@ -259,18 +270,78 @@ def flushed_redis(redis_url: str) -> str:
 def own_redis(redis_url: str) -> str:
     """Another Redis database than the other tests' (emptied): workers of tests running at
     the same time on the shared one would take this test's messages from its queues."""
-    url = make_url_with_db(redis_url, OWN_REDIS_DB)
+    url = make_url_with_db(redis_url, db_below(redis_url, OWN_REDIS_BELOW))
     redis.Redis.from_url(url).flushdb()
     return url
 
 
-OWN_REDIS_DB = 13
+SERVICE_REDIS_BELOW = 1
+OWN_REDIS_BELOW = 2
+"""The Redis databases of ``shared_workers`` and of ``own_redis``: these many below the
+tests' own (15 by default: 14 and 13), so that two suites given different databases (one
+machine's CI jobs) keep apart in all three."""
 
 
 def make_url_with_db(url: str, db: int) -> str:
     """``url`` (redis://host:port/n) with database ``db``."""
     base, _, last = url.rstrip("/").rpartition("/")
     return f"{base}/{db}" if last.isdigit() and base.count("/") >= 2 else f"{url.rstrip('/')}/{db}"
+
+
+def db_below(url: str, below: int) -> int:
+    """The database ``below`` numbers under ``url``'s (0 when it names none), wrapping
+    round Redis's 16."""
+    base, _, last = url.rstrip("/").rpartition("/")
+    db = int(last) if last.isdigit() and base.count("/") >= 2 else 0
+    return (db - below) % 16
+
+
+SERVICE_ENV = {"GRADER_CALLBACKS_ALLOW_PRIVATE": "1"}
+"""The session's workers send callbacks to receivers on loopback, as the tests' are."""
+
+
+@dataclass(frozen=True)
+class SharedWorkers:
+    """The service's Celery workers, as scripts/run.sh starts them (both grading lanes,
+    callbacks, maintenance; no beat), started once per session on a Redis database of their
+    own, for the tests that need work done by them and nothing of a worker's own: such a
+    test takes its :meth:`settings` and waits for its own rows. A test that stops, kills or
+    reconfigures a worker, needs a lane missing or times the lanes starts its own
+    (``workers``)."""
+
+    database_url: str
+    redis_url: str
+    workers: list[Worker]
+
+    def settings(self, instance: Path, **extra: object) -> Settings:
+        """The settings the workers run with, in the folder ``instance`` of the test."""
+        for worker in self.workers:
+            assert worker.process is not None and worker.process.poll() is None, (
+                f"the session's worker of {worker.queues} has ended:\n"
+                + "\n".join(worker.log.read_text(errors="replace").splitlines()[-30:])
+            )
+        return service_settings(instance, self.database_url, self.redis_url, **extra)
+
+
+@pytest.fixture(scope="session")
+def shared_workers(
+    pg_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[SharedWorkers]:
+    url = make_url_with_db(redis_url, db_below(redis_url, SERVICE_REDIS_BELOW))
+    redis.Redis.from_url(url).flushdb()
+    folder = tmp_path_factory.mktemp("service")
+    settings = service_settings(folder / "instance", pg_url, url)
+    settings.instance_dir.mkdir()
+    started = [
+        Worker(
+            settings, folder / f"{queues}.log", concurrency=concurrency, queues=queues,
+            pool=pool, extra_env=SERVICE_ENV,
+        ).start()
+        for queues, concurrency, pool in SERVICE_LANES
+    ]  # fmt: skip
+    yield SharedWorkers(pg_url, url, started)
+    for worker in started:
+        worker.kill()
 
 
 def exercise_of(database: Database, course: Course, slug: str) -> Exercise:

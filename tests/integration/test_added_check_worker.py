@@ -5,7 +5,6 @@ adds it, over Redis, with its result stored in PostgreSQL."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,17 +14,17 @@ from grader.models import AddedImplementation, AddedState, Course, Role
 from grader.services import added_implementations as library
 from grader.services.exercise_store import import_library
 from tests.grader.conftest import add_user
-from tests.integration.conftest import Worker, add_and_wait, service_settings
+from tests.integration.conftest import SharedWorkers, add_and_wait
 
 pytestmark = pytest.mark.integration
 
 
 def test_a_slow_lane_worker_checks_an_added_implementation(
-    tmp_path: Path, pg_url: str, own_redis: str, workers: Callable[..., Worker]
+    tmp_path: Path, shared_workers: SharedWorkers
 ) -> None:
-    settings = service_settings(tmp_path / "instance", pg_url, own_redis)
+    settings = shared_workers.settings(tmp_path / "instance")
     settings.instance_dir.mkdir()
-    database = Database(pg_url)
+    database = Database(settings.database_url)
     with database.session() as session:
         # A course of its own: the suspects it adds must not reach other tests' gradings.
         course = Course(title="Known mistakes", join_code=f"K{secrets.token_hex(4)}")
@@ -33,7 +32,6 @@ def test_a_slow_lane_worker_checks_an_added_implementation(
         session.flush()
         import_library(session, settings, course)
     teacher = add_user(database, f"mistakes-{secrets.token_hex(3)}@example.edu", Role.INSTRUCTOR)
-    workers(settings, queues="grading-slow", concurrency=1)
 
     added_id = add_and_wait(database, settings, course, teacher, "min_never_prunes")
 

@@ -12,7 +12,6 @@ import re
 import secrets
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,7 @@ import requests
 from grader.db import Database
 from grader.models import Course, Role
 from tests.grader.conftest import PASSWORD, add_user
-from tests.integration.conftest import Gunicorn, Worker, service_settings
+from tests.integration.conftest import Gunicorn, SharedWorkers, Worker
 
 pytestmark = pytest.mark.integration
 
@@ -53,20 +52,17 @@ def test_a_game_is_analysed_by_a_worker_while_the_pages_answer_at_once(
     document: bytes,
     shown: list[str],
     tmp_path: Path,
-    pg_url: str,
-    flushed_redis: str,
-    workers: Callable[..., Worker],
+    shared_workers: SharedWorkers,
     gunicorn: Gunicorn,
 ) -> None:
-    settings = service_settings(tmp_path / "instance", pg_url, flushed_redis)
+    settings = shared_workers.settings(tmp_path / "instance")
     settings.instance_dir.mkdir()
-    database = Database(pg_url)
+    database = Database(settings.database_url)
     with database.session() as session:
         course = Course(title="Analysis", join_code=f"A{secrets.token_hex(4)}")
         session.add(course)
     email = f"analysis-{secrets.token_hex(3)}@example.edu"
     teacher = add_user(database, email, Role.INSTRUCTOR, course)
-    workers(settings, queues="maintenance", concurrency=1)
     base, log = gunicorn(Worker(settings, tmp_path / "unused.log").env())
     browser = requests.Session()
     token = TOKEN.search(browser.get(base + "/login").text)

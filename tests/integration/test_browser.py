@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import shutil
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,7 +23,7 @@ from werkzeug.serving import make_server
 from grader.db import Database
 from grader.models import Course, Membership, User
 from grader.web import create_app
-from tests.integration.conftest import ROOT, Worker, exercise_of, service_settings
+from tests.integration.conftest import ROOT, SharedWorkers, exercise_of
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser]
 
@@ -51,12 +51,12 @@ def browser() -> Iterator[WebDriver]:
 
 @pytest.fixture
 def site(
-    pg_url: str, flushed_redis: str, pg_course: Course, tmp_path: Path,
-    workers: Callable[..., Worker],
-) -> Iterator[tuple[str, int, str]]:  # fmt: skip
-    """The app served on loopback with a worker; (base URL, exercise id, student email)."""
-    settings = service_settings(tmp_path, pg_url, flushed_redis)
-    database = Database(pg_url)
+    shared_workers: SharedWorkers, pg_course: Course, tmp_path: Path
+) -> Iterator[tuple[str, int, str]]:
+    """The app served on loopback with the session's workers; (base URL, exercise id,
+    student email)."""
+    settings = shared_workers.settings(tmp_path)
+    database = Database(settings.database_url)
     email = f"browser-{tmp_path.name}@example.edu"
     with database.session() as session:
         user = User(email=email, name="Browser Student",
@@ -65,7 +65,6 @@ def site(
         session.flush()
         session.add(Membership(user_id=user.id, course_id=pg_course.id))
     exercise = exercise_of(database, pg_course, "aima-fig5.2-alphabeta")
-    workers(settings)
     server = make_server("127.0.0.1", 0, create_app(settings, database), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

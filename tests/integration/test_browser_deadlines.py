@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -31,7 +31,7 @@ from grader.models.base import aware
 from grader.services.exercise_store import import_library
 from grader.web import create_app
 from tests.chromium import axe_violations, chromium, screenshot, served, sign_in
-from tests.integration.conftest import ROOT, Worker, exercise_of, service_settings
+from tests.integration.conftest import ROOT, SharedWorkers, exercise_of
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser]
 
@@ -51,13 +51,12 @@ class Site:
 
 
 @pytest.fixture
-def site(
-    pg_url: str, flushed_redis: str, tmp_path: Path, workers: Callable[..., Worker]
-) -> Iterator[Site]:
+def site(shared_workers: SharedWorkers, tmp_path: Path) -> Iterator[Site]:
     """A course of its own (its due dates and refusals must not reach other tests'
-    courses), an instructor, a student, a worker, the app served on loopback."""
-    settings = service_settings(tmp_path, pg_url, flushed_redis)
-    database = Database(pg_url)
+    courses), an instructor, a student, the session's workers, the app served on
+    loopback."""
+    settings = shared_workers.settings(tmp_path)
+    database = Database(settings.database_url)
     with database.session() as session:
         course = Course(title="Deadlines", join_code=f"D{secrets.token_hex(4)}")
         session.add(course)
@@ -78,7 +77,6 @@ def site(
             session.flush()
             session.add(Membership(user_id=user.id, course_id=course.id, role=user.role))
     exercise = exercise_of(database, course, "aima-fig5.2-alphabeta")
-    workers(settings)
     with served(create_app(settings, database)) as base:
         yield Site(
             base,

@@ -9,7 +9,6 @@ back, signed, with a ``grade.changed`` event carrying the new grade. Screenshots
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -23,7 +22,7 @@ from grader.models import Course, LmsSubmission, Membership, Role, User
 from grader.web import create_app
 from tests.chromium import chromium, screenshot, served, sign_in
 from tests.grader.lms.test_callbacks import Receiver, make_integration, new_secret
-from tests.integration.conftest import ROOT, Worker, exercise_of, service_settings
+from tests.integration.conftest import ROOT, SharedWorkers, exercise_of
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser]
 
@@ -45,23 +44,16 @@ def _account(database: Database, course: Course, name: str, role: str) -> str:
 
 
 def test_an_instructor_reads_a_students_work_and_sets_their_grade(
-    pg_url: str,
-    flushed_redis: str,
-    pg_course: Course,
-    tmp_path: Path,
-    workers: Callable[..., Worker],
-    monkeypatch: pytest.MonkeyPatch,
+    shared_workers: SharedWorkers, pg_course: Course, tmp_path: Path
 ) -> None:
-    # The worker process reads this when it loads the callbacks: the receiver is on loopback.
-    monkeypatch.setenv("GRADER_CALLBACKS_ALLOW_PRIVATE", "1")
-    settings = service_settings(tmp_path, pg_url, flushed_redis)
-    database = Database(pg_url)
+    # The session's workers send callbacks to loopback (SERVICE_ENV), where the receiver is.
+    settings = shared_workers.settings(tmp_path)
+    database = Database(settings.database_url)
     receiver = Receiver(new_secret()).start()
     integration_id = make_integration(database, pg_course, receiver.secret)
     student = _account(database, pg_course, "Rosa Roster", Role.STUDENT)
     teacher = _account(database, pg_course, "Ian Instructor", Role.INSTRUCTOR)
     exercise = exercise_of(database, pg_course, "aima-fig5.2-alphabeta")
-    workers(settings)
     wait = 90
     try:
         with served(create_app(settings, database)) as base, chromium(1280, 900) as driver:

@@ -4,7 +4,6 @@ the LMS back, once, signed, at a receiver on loopback."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,7 @@ from grader.services.submissions import submit
 from grader.services.tasks import GRADE_TASK
 from tests.grader.conftest import stored_report
 from tests.grader.lms.test_callbacks import Receiver, make_integration, new_secret
-from tests.integration.conftest import Worker, exercise_of, service_settings, wait_until_graded
+from tests.integration.conftest import SharedWorkers, exercise_of, wait_until_graded
 
 LIBRARY = Path(__file__).resolve().parents[2] / "exercises" / "implementations" / "alphabeta"
 
@@ -40,20 +39,13 @@ def _delivered(database: Database, submission_id: int, timeout: float) -> Delive
 
 
 def test_a_graded_lms_submission_is_called_back_exactly_once(
-    pg_url: str,
-    flushed_redis: str,
-    pg_course: Course,
-    tmp_path: Path,
-    workers: Callable[..., Worker],
-    monkeypatch: pytest.MonkeyPatch,
+    shared_workers: SharedWorkers, pg_course: Course, tmp_path: Path
 ) -> None:
-    # The worker process reads this when it loads the callbacks: the receiver is on loopback.
-    monkeypatch.setenv("GRADER_CALLBACKS_ALLOW_PRIVATE", "1")
-    settings = service_settings(tmp_path, pg_url, flushed_redis)
-    database = Database(pg_url)
+    # The session's workers send callbacks to loopback (SERVICE_ENV), where the receiver is.
+    settings = shared_workers.settings(tmp_path)
+    database = Database(settings.database_url)
     receiver = Receiver(new_secret()).start()
     try:
-        workers(settings)
         integration_id = make_integration(database, pg_course, receiver.secret)
         exercise = exercise_of(database, pg_course, "aima-fig5.2-alphabeta")
         with database.session() as session:

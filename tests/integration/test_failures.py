@@ -23,6 +23,7 @@ from grader.services.tasks import GRADE_TASK
 from tests.grader.conftest import add_user, stored_report
 from tests.integration.conftest import (
     ROOT,
+    SharedWorkers,
     Worker,
     exercise_of,
     service_settings,
@@ -63,15 +64,10 @@ def _run(database: Database, run_id: int) -> GradingRun:
 
 
 def test_a_root_value_of_inf_and_printed_nul_are_stored(
-    pg_url: str,
-    flushed_redis: str,
-    pg_course: Course,
-    tmp_path: Path,
-    workers: Callable[..., Worker],
+    shared_workers: SharedWorkers, pg_course: Course, tmp_path: Path
 ) -> None:
-    settings = service_settings(tmp_path, pg_url, flushed_redis)
-    database = Database(pg_url)
-    workers(settings)
+    settings = shared_workers.settings(tmp_path)
+    database = Database(settings.database_url)
     run_id = _submitted(database, settings, pg_course, INFINITE)
     assert Queue(settings, database).send(GRADE_TASK, [run_id]) == 1
     wait_until_graded(database, [run_id], timeout=90)

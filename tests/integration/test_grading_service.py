@@ -24,6 +24,7 @@ from grader.services.submissions import submit
 from grader.services.tasks import GRADE_TASK
 from tests.grader.conftest import stored_report
 from tests.integration.conftest import (
+    SharedWorkers,
     Worker,
     exercise_of,
     free_port,
@@ -100,15 +101,10 @@ def _tree_rows(database: Database, run_id: int) -> int:
 
 
 def test_figure_5_2_end_to_end_and_a_second_delivery_does_nothing(
-    pg_url: str,
-    flushed_redis: str,
-    pg_course: Course,
-    tmp_path: Path,
-    workers: Callable[..., Worker],
+    shared_workers: SharedWorkers, pg_course: Course, tmp_path: Path
 ) -> None:
-    settings = service_settings(tmp_path, pg_url, flushed_redis)
-    database = Database(pg_url)
-    workers(settings)
+    settings = shared_workers.settings(tmp_path)
+    database = Database(settings.database_url)
     queue = Queue(settings, database)
     right, wrong = _submit_runs(database, settings, pg_course, [CORRECT, WRONG])
     with database.session() as session:
@@ -235,15 +231,10 @@ def test_runs_queued_while_redis_is_down_are_all_graded(
 
 
 def test_a_burst_of_500_submissions_is_graded_once_each(
-    pg_url: str,
-    flushed_redis: str,
-    pg_course: Course,
-    tmp_path: Path,
-    workers: Callable[..., Worker],
+    shared_workers: SharedWorkers, pg_course: Course, tmp_path: Path
 ) -> None:
-    settings = service_settings(tmp_path, pg_url, flushed_redis)
-    database = Database(pg_url)
-    workers(settings)
+    settings = shared_workers.settings(tmp_path)
+    database = Database(settings.database_url)
     runs = _submit_runs(database, settings, pg_course, [CORRECT, WRONG] * 250)
     assert Queue(settings, database).send(GRADE_TASK, runs) == 500
     wait_until_graded(database, runs, timeout=400)

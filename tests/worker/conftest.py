@@ -4,6 +4,7 @@ work that reads and stores rows: an added implementation's check, the grading's 
 from tests.grader.conftest import (  # noqa: F401  (fixtures)
     backend,
     course,
+    course_template,
     database,
     make_user,
     migrated_template,

@@ -165,15 +165,18 @@ def test_a_depth_limited_reference_is_given_its_depths() -> None:
     assert data["reference"][1]["text"] == "enter B (depth = 1)"
 
 
-# -- every wrong implementation of the library, graded on its exercises ------------------
+# -- the wrong implementations of the library, graded on their exercises: by default up to
+# the first whose replay lines up; every one of them in the exhaustive set ---------------
 
 EXERCISES = Path(__file__).resolve().parents[3] / "exercises"
 CATALOG = load_catalog(EXERCISES)
 LIBRARY = load_library(EXERCISES / LIBRARY_FOLDER)
 
 
-@pytest.mark.parametrize("slug", CATALOG.slugs())
-def test_the_first_different_step_is_at_the_first_divergence(slug: str) -> None:
+def _replays_lined_up(slug: str, *, every: bool) -> int:
+    """How many replays of ``slug``'s wrong implementations (graded in name order) were
+    checked against their first divergence: all of them when ``every``, else up to the
+    first one checked."""
     exercise = CATALOG.get(slug)
     checked = 0
     for implementation in LIBRARY:
@@ -197,4 +200,20 @@ def test_the_first_different_step_is_at_the_first_divergence(slug: str) -> None:
             nodes = {data[side][step]["node"] for side in SIDES if step < len(data[side])}
             assert data["divergence"] in nodes or data["parts"] == ["node"], where
             checked += 1
-    assert checked, f"no replay was lined up on {slug}"
+        if checked and not every:
+            break
+    return checked
+
+
+@pytest.mark.parametrize("slug", CATALOG.slugs())
+def test_the_first_different_step_is_at_the_first_divergence(slug: str) -> None:
+    assert _replays_lined_up(slug, every=False), f"no replay was lined up on {slug}"
+
+
+@pytest.mark.slow
+@pytest.mark.exhaustive
+@pytest.mark.parametrize("slug", CATALOG.slugs())
+def test_every_wrong_implementations_first_different_step_is_at_its_divergence(
+    slug: str,
+) -> None:
+    assert _replays_lined_up(slug, every=True), f"no replay was lined up on {slug}"
