@@ -27,7 +27,7 @@ source scripts/services.sh
 unset PYTHONDONTWRITEBYTECODE
 if [ "${1:-}" = "--quick" ]; then
   shift
-  exec .venv/bin/pytest -n 2 -m "not integration and not browser and not slow" \
+  exec .venv/bin/pytest -n 2 -m "not integration and not browser and not slow and not exhaustive" \
     tests/reference tests/grader tests/worker tests/test_*.py "$@"
 fi
 if [ "$#" -gt 0 ]; then
