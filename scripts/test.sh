@@ -2,8 +2,8 @@
 # The whole test suite: set up .venv and the servers the tests use (PostgreSQL, Redis,
 # Chromium; see scripts/services.sh), lint and type-check once (scripts/lint.sh), run pytest.
 #
-# pytest runs four times, so that the suite fits in eight minutes on two cores (the aim is
-# six and a half) without a timing test sharing the machine with more than it can bear:
+# pytest runs four times, so that no timing test shares the machine with more than it can
+# bear, and the service tests' waiting is shared with work that needs no quiet machine:
 #   1. the engine's and the web app's tests, in two processes side by side (pytest-xdist);
 #   2. the sandbox's tests, alone: they hold submissions to CPU and wall-clock limits of a
 #      fraction of a second;
@@ -16,7 +16,7 @@
 #
 #   ./scripts/test.sh --quick     the day-to-day loop: the engine's and the web app's tests
 #                                 and the sandbox's, without the slow, browser and service
-#                                 tests, no lint (about two and a half minutes on two cores)
+#                                 tests, no lint (see the README for measured times)
 #   ./scripts/test.sh ARGS...     one plain pytest with ARGS (test paths, -k ...), no lint
 set -euo pipefail
 cd "$(dirname "$0")/.."
