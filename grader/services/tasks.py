@@ -8,11 +8,17 @@ is done in this process by the function each kind of job names (:mod:`grader.ser
 
 from __future__ import annotations
 
+import logging
+import time
+
 from celery import Celery
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import NullPool
 
 from grader.config import Settings
 from grader.models.submissions import Lane
+
+log = logging.getLogger(__name__)
 
 GRADE_TASK = "worker.tasks.grade_run"
 REAP_TASK = "worker.tasks.reap_stuck_runs"
@@ -74,4 +80,32 @@ def make_producer(settings: Settings) -> Celery:
         broker_transport_options={} if settings.redis_url else {"poolclass": NullPool},
     )
     app.conf.grader_settings = settings
+    if not settings.redis_url and not settings.eager_tasks:
+        declare_embedded_queues(app)
     return app
+
+
+EMBEDDED_DECLARE_ATTEMPTS = 5
+
+
+def declare_embedded_queues(app: Celery) -> None:
+    """Create the embedded broker's tables and queues now, once per process.
+
+    kombu's SQL transport creates them on a process's first message, and a queue's row by
+    reading then inserting: gunicorn's processes sending their first runs to a fresh
+    broker at the same moment raced, and the loser's run stayed unsent until the reaper
+    (``UNIQUE constraint failed: kombu_queue.name``). Whoever loses here tries again and
+    finds what the winner made. A broker that cannot be written (a full disk) is left to
+    the sends, which keep the runs queued in the database."""
+    for attempt in range(1, EMBEDDED_DECLARE_ATTEMPTS + 1):
+        try:
+            with app.connection_for_write() as connection:
+                channel = connection.default_channel
+                for queue in app.amqp.queues.values():
+                    queue(channel).declare()
+            return
+        except SQLAlchemyError:
+            if attempt == EMBEDDED_DECLARE_ATTEMPTS:
+                log.exception("the embedded broker's queues could not be declared")
+                return
+            time.sleep(0.05 * attempt)
