@@ -2,17 +2,15 @@
 # The whole test suite: set up .venv and the servers the tests use (PostgreSQL, Redis,
 # Chromium; see scripts/services.sh), lint and type-check once (scripts/lint.sh), run pytest.
 #
-# pytest runs four times, so that no timing test shares the machine with more than it can
-# bear, and the service tests' waiting is shared with work that needs no quiet machine:
-#   1. the engine's and the web app's tests, in two processes side by side (pytest-xdist);
-#   2. the sandbox's tests, alone: they hold submissions to CPU and wall-clock limits of a
-#      fraction of a second;
-#   3. the tests of the real services (PostgreSQL, Redis, Celery worker processes,
-#      gunicorn, Chromium), which mostly wait on those processes; beside them, niced,
-#   4. the exhaustive set (marked `exhaustive`: every implementation of the library graded
-#      through the sandbox; by default one correct and one wrong of each family are), whose
-#      verdicts come from CPU accounting and whose real-time limits are seconds; its report
-#      is printed after the third's.
+# pytest runs twice, at the same time:
+#   - the tests of the real services (PostgreSQL, Redis, Celery worker processes, gunicorn,
+#     Chromium; marked `integration`), in the background from the start: they mostly wait
+#     on those processes, on Redis databases of their own (three below the others'); their
+#     report is printed at the end;
+#   - beside them, niced so that the services' processes come first, every other test in
+#     two processes (pytest-xdist): the engine's, the web app's, the sandbox's (whose
+#     verdicts come from CPU accounting) and the exhaustive set (marked `exhaustive`:
+#     every implementation of the library graded through the sandbox).
 #
 #   ./scripts/test.sh --quick     the day-to-day loop: the engine's and the web app's tests
 #                                 and the sandbox's, without the slow, browser and service
@@ -34,20 +32,26 @@ if [ "$#" -gt 0 ]; then
   exec .venv/bin/pytest "$@"
 fi
 scripts/lint.sh
-# Every run runs even when one before it failed, so that one report shows every failure.
+# Both runs run to the end even when the other fails, so that one report shows every failure.
 status=0
-.venv/bin/pytest -n 2 -m "not integration and not exhaustive" \
-  tests/reference tests/grader tests/test_*.py || status=1
-.venv/bin/pytest -m "not integration and not exhaustive" tests/worker || status=1
-exhaustive_log="$(mktemp)"
-# A background job of this shell ignores SIGINT and SIGQUIT, and so do the sandboxes it
-# starts: the sandbox's signal tests are in run 2, in the foreground, never in this set.
-nice -n 10 .venv/bin/pytest -p no:cacheprovider -m "exhaustive and not integration" \
-  tests/reference tests/grader tests/worker >"$exhaustive_log" 2>&1 &
-exhaustive=$!
-.venv/bin/pytest -m integration tests || status=1
-wait "$exhaustive" || status=1
-echo "--- the exhaustive set (run beside the service tests) ---"
-cat "$exhaustive_log"
-rm -f "$exhaustive_log"
+services_log="$(mktemp)"
+# The service tests' Redis databases: three below the others' (15, 14, 13 -> 12, 11, 10).
+services_redis="${GRADER_TEST_REDIS_URL:-}"
+if [ -n "$services_redis" ]; then
+  redis_db="${services_redis##*/}"
+  if [[ "$services_redis" =~ ^[a-z]+://[^/]+/[0-9]+$ ]]; then
+    services_redis="${services_redis%/*}/$(((redis_db + 13) % 16))"
+  else
+    services_redis="${services_redis%/}/13"
+  fi
+fi
+GRADER_TEST_REDIS_URL="$services_redis" .venv/bin/pytest -p no:cacheprovider -m integration \
+  tests >"$services_log" 2>&1 &
+services=$!
+nice -n 5 .venv/bin/pytest -n 2 -m "not integration" \
+  tests/reference tests/grader tests/worker tests/test_*.py || status=1
+wait "$services" || status=1
+echo "--- the service tests (run beside the others, from the start) ---"
+cat "$services_log"
+rm -f "$services_log"
 exit "$status"

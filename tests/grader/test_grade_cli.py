@@ -164,10 +164,11 @@ def test_an_error_on_a_hidden_tree_tells_nothing_the_code_saw(tmp_path: Path) ->
 
 
 def test_the_resources_reported_are_the_public_trees_only(tmp_path: Path) -> None:
-    # Time spent on hidden trees could carry what the code read there.
-    report = grade(on_hidden_trees(tmp_path, "time.sleep(0.15)"))
+    # Time spent on hidden trees could carry what the code read there. Each hidden tree
+    # sleeps longer than the public tree takes even on a busy machine.
+    report = grade(on_hidden_trees(tmp_path, "time.sleep(0.3)"))
     assert report["verdict"] == "passed"
-    assert report["usage"]["wall_ms"] < 150
+    assert report["usage"]["wall_ms"] < 300
 
 
 def test_what_the_code_printed_and_raised_is_shown_escaped(tmp_path: Path) -> None:
