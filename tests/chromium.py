@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import base64
 import shutil
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -22,6 +21,8 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 from werkzeug.serving import make_server
+
+from tests.servers import running
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -110,13 +111,8 @@ def _sized(driver: WebDriver, width: int, height: int) -> WebDriver:
 @contextmanager
 def served(app: Flask) -> Iterator[str]:
     """``app`` served on a free loopback port in a thread; its base URL."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with running(make_server("127.0.0.1", 0, app, threaded=True)) as server:
         yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
 
 
 def sign_in(driver: WebDriver, base: str, email: str, password: str) -> None:

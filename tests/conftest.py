@@ -11,11 +11,13 @@ import pytest
 from hypothesis import settings
 
 from reference.report import Report
+from tests.strategies import QUICK, examples
 
 # Speed is measured by the benches, not by timed tests: Hypothesis' per-example deadline
 # would fail a correct test on a busy machine.
 settings.register_profile("grader", deadline=None)
-settings.load_profile("grader")
+settings.register_profile("grader-quick", deadline=None, max_examples=examples(100))
+settings.load_profile("grader-quick" if QUICK else "grader")
 
 
 @pytest.fixture(autouse=True)

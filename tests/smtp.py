@@ -4,10 +4,11 @@ the service mails (in this process, or from a gunicorn started by the test)."""
 from __future__ import annotations
 
 import socketserver
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from email import message_from_bytes
+
+from tests.servers import running
 
 
 class SmtpHandler(socketserver.StreamRequestHandler):
@@ -61,11 +62,5 @@ class Recorder(socketserver.ThreadingTCPServer):
 @contextmanager
 def serving() -> Iterator[Recorder]:
     """A :class:`Recorder` answering on a free loopback port while the block runs."""
-    server = Recorder()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with running(Recorder()) as server:
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()

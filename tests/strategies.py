@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from fractions import Fraction
 
 from hypothesis import strategies as st
@@ -10,6 +11,15 @@ from reference.naming import ROOT_NAME, action_labels, child_names
 from reference.tree import Edge, Kind, Node, Number, Tree
 
 OTHER = {Kind.MAX: Kind.MIN, Kind.MIN: Kind.MAX}
+
+QUICK = os.environ.get("GRADER_TEST_QUICK") == "1"
+"""Set by ``scripts/test.sh --quick``: property tests draw a quarter of their examples."""
+
+
+def examples(count: int) -> int:
+    """How many examples a property test that asks for ``count`` draws in this run."""
+    return max(10, count // 4) if QUICK else count
+
 
 values = st.integers(min_value=-6, max_value=6)
 """Small integers, so ties are frequent; negative values included."""

@@ -6,7 +6,6 @@ Screenshots go to ``artifacts/browser/``."""
 from __future__ import annotations
 
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from grader.db import Database
 from grader.models import Course, Membership, User
 from grader.web import create_app
 from tests.integration.conftest import ROOT, SharedWorkers, exercise_of
+from tests.servers import running
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser]
 
@@ -65,11 +65,10 @@ def site(
         session.flush()
         session.add(Membership(user_id=user.id, course_id=pg_course.id))
     exercise = exercise_of(database, pg_course, "aima-fig5.2-alphabeta")
-    server = make_server("127.0.0.1", 0, create_app(settings, database), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}", exercise.id, email
-    server.shutdown()
+    with running(
+        make_server("127.0.0.1", 0, create_app(settings, database), threaded=True)
+    ) as server:
+        yield f"http://127.0.0.1:{server.server_port}", exercise.id, email
     database.engine.dispose()
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +42,7 @@ from tests.grader.conftest import (
     migrated_template,
 )
 from tests.integration.conftest import ROOT
+from tests.servers import running
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser]
 __all__ = ["app", "course", "database", "make_user", "migrated_template"]  # shared fixtures
@@ -176,13 +176,14 @@ def settings(tmp_path: Path, migrated_template: Path) -> Settings:
 
 @pytest.fixture
 def site(app: Flask, database: Database, course: Course, make_user: Any) -> Iterator[Site]:
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield Site(
-        f"http://127.0.0.1:{server.server_port}", app, database, course, make_user(course=course)
-    )
-    server.shutdown()
+    with running(make_server("127.0.0.1", 0, app, threaded=True)) as server:
+        yield Site(
+            f"http://127.0.0.1:{server.server_port}",
+            app,
+            database,
+            course,
+            make_user(course=course),
+        )
 
 
 @pytest.fixture

@@ -33,6 +33,7 @@ from reference.hidden import (
 from reference.hidden.generate import candidate_tree
 from reference.hidden.trusted import CALLS_FLOOR, CALLS_PER_NODE, run_trusted
 from reference.problems import FileProblems, Problem
+from tests.strategies import examples
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 FIG52 = '"MAX[ MIN[3 12 8] MIN[2 4 6] MIN[14 5 2] ]"'
@@ -120,7 +121,7 @@ def test_public_trees_share_one_budget(
         assert problem.line == line and words in problem.message
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     depth=st.integers(1, 12),
     branching=st.integers(1, 8),

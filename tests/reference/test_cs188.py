@@ -25,6 +25,7 @@ from reference.exercises.loader import load_exercise
 from reference.problems import FileProblems, Problem
 from reference.search import SearchError, SearchOptions, SearchResult, search
 from reference.tree import Kind
+from tests.strategies import examples
 
 DATA = Path(__file__).parent / "data" / "cs188"
 
@@ -813,7 +814,7 @@ def problems_or_none(text: str) -> list[Problem] | None:
     return None
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(_fragments, max_size=60).map("".join))
 def test_any_text_imports_or_raises_located_problems(text: str) -> None:
     problems = problems_or_none(text)
@@ -822,7 +823,7 @@ def test_any_text_imports_or_raises_located_problems(text: str) -> None:
     assert all(p.line >= 1 and p.column >= 1 for p in problems or [])
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.integers(min_value=0, max_value=len(make_file())), st.sampled_from(["\n", '"', "#"]))
 def test_a_valid_file_with_one_character_inserted_never_crashes(at: int, inserted: str) -> None:
     text = make_file()

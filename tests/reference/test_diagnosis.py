@@ -27,7 +27,7 @@ from reference.hidden.generate import candidate_tree
 from reference.hidden.library import Implementation, MisconceptionText
 from reference.hidden.trusted import run_trusted
 from reference.tree import Kind, Tree
-from tests.strategies import game_trees
+from tests.strategies import examples, game_trees
 from worker.harness.local import entry_spec, run_local
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -200,7 +200,7 @@ def test_alphabeta_that_prunes_only_at_max_nodes_is_near_a_known_mistake_or_none
     assert ranked == sorted(ranked, reverse=True)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game_trees(max_depth=4, max_branching=3, alternate=True))
 def test_a_wrong_search_is_diagnosed_as_itself_on_random_trees(tree: Tree) -> None:
     found = exercise("aima-fig5.2-alphabeta")

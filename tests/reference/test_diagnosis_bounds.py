@@ -29,7 +29,7 @@ from tests.reference.test_diagnosis import (
     library,
     trees_of,
 )
-from tests.strategies import game_trees
+from tests.strategies import examples, game_trees
 
 pytestmark = pytest.mark.slow
 
@@ -129,7 +129,7 @@ def test_lazy_best_first_names_what_every_suspect_on_every_tree_names(slug: str)
         assert named(student, trees, found) == every_suspect_everywhere(student, trees, found)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game_trees(max_depth=4, max_branching=3, alternate=True))
 def test_lazy_is_exact_on_random_trees_for_a_search_the_library_lacks(tree: Tree) -> None:
     found = exercise("aima-fig5.2-alphabeta")

@@ -11,7 +11,7 @@ from reference.feedback.checks import Context
 from reference.search import SearchOptions, search
 from reference.tree import Kind, Number, Tree
 from tests.reference.test_feedback_simulator import Student, observed_from_trace, simulate
-from tests.strategies import chance_trees, game_trees, values
+from tests.strategies import chance_trees, examples, game_trees, values
 
 ONLY_OK = {Verdict.OK, Verdict.PRUNED}
 
@@ -101,7 +101,7 @@ buggy_searches = (
 """A tree, a student with bugs, the reference's algorithm, and its pruning rule."""
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(*buggy_searches)
 def test_judge_gives_every_node_one_verdict(
     tree: Tree, student: Student, algorithm: str, on_equality: bool
@@ -119,7 +119,7 @@ def test_judge_gives_every_node_one_verdict(
         assert node.message
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(*buggy_searches)
 def test_the_screen_flags_exactly_the_nodes_the_checks_explain(
     tree: Tree, student: Student, algorithm: str, on_equality: bool

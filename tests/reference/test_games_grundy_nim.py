@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from reference.games import generate, make_game
 from reference.tree import Kind
 from tests.reference.test_games_support import distinct_labels, minimax, root_actions
+from tests.strategies import examples
 
 # Grundy's game: the Sprague-Grundy values of one pile of 0, 1, 2, ... tokens (OEIS A002188).
 GRUNDY_NUMBERS = [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3]
@@ -129,7 +130,7 @@ def mover_wins_misere(counts: tuple[int, ...]) -> bool:
     return functools.reduce(lambda a, b: a ^ b, counts) != 0
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     counts=st.lists(st.integers(0, 3), min_size=1, max_size=3).filter(any),
     misere=st.booleans(),

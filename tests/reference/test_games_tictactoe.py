@@ -12,6 +12,7 @@ from reference.games import expand, generate, make_game
 from reference.games.tictactoe import LINES, TicTacToe
 from reference.tree import Kind
 from tests.reference.test_games_support import minimax, root_actions
+from tests.strategies import examples
 
 SEED = "OOX/.X./OX."
 
@@ -173,7 +174,7 @@ def line_holder(label: str) -> str | None:
     return None
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(position=positions(), max_player=st.sampled_from(["X", "O"]))
 def test_random_positions_expand_consistently(position: str, max_player: str) -> None:
     game = TicTacToe(position=position, max_player=max_player)

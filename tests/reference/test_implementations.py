@@ -26,7 +26,7 @@ from reference.hidden import (
 from reference.hidden.library import public_divergence
 from reference.search import SearchOptions
 from reference.tree import Kind, Tree
-from tests.strategies import any_values, game_trees
+from tests.strategies import any_values, examples, game_trees
 
 EXERCISES_DIR = Settings().exercises_dir
 CATALOG = load_catalog(EXERCISES_DIR)
@@ -183,7 +183,7 @@ def _searchable(impl: Implementation, exercise: Exercise, tree: Tree) -> bool:
 
 
 @pytest.mark.parametrize("impl", implementations(expect="correct"), ids=lambda impl: impl.name)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_correct_implementations_agree_on_random_trees(
     impl: Implementation, data: st.DataObject

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from reference.search import SearchOptions, search
 from reference.search.negamax import mover, sign
 from reference.tree import Kind, Number, Tree
-from tests.strategies import any_values, chance_trees, game_trees
+from tests.strategies import any_values, chance_trees, examples, game_trees
 
 options = st.builds(
     SearchOptions,
@@ -127,7 +127,7 @@ def test_negamax_alphabeta_agrees_with_alphabeta(tree: Tree, opts: SearchOptions
         assert_knuth_moore(window, returned[name], truth[name])
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(chance_trees())
 def test_expectiminimax_equals_the_probability_weighted_values(tree: Tree) -> None:
     assert search(tree, "expectiminimax").trace.values() == true_values(tree)

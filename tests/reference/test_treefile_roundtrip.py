@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from reference.tree import Kind, Tree
 from reference.treefile import parse, parse_compact, render, render_compact
-from tests.strategies import chance_trees, game_trees, relabelled
+from tests.strategies import chance_trees, examples, game_trees, relabelled
 
 any_tree = st.one_of(game_trees(heuristics=True), chance_trees(), game_trees(max_depth=8))
 
@@ -27,7 +27,7 @@ def same_types(left: Tree, right: Tree) -> bool:
 
 
 @given(relabelled(any_tree))
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 def test_parse_of_render_is_the_tree(tree: Tree) -> None:
     again = parse(render(tree))
     assert again == tree
@@ -43,7 +43,7 @@ def test_title_and_description_do_not_change_the_tree(
 
 
 @given(any_tree)
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 def test_compact_round_trip_with_generated_names(tree: Tree) -> None:
     text = render_compact(tree)
     assert "=" not in text and ":" not in text  # every name and action is the generated one
@@ -53,7 +53,7 @@ def test_compact_round_trip_with_generated_names(tree: Tree) -> None:
 
 
 @given(relabelled(any_tree))
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 def test_compact_round_trip_with_any_names(tree: Tree) -> None:
     without_labels = Tree(
         tree.root.name,

@@ -315,6 +315,7 @@ def wide_tree(mins: int = 200, leaves: int = 99) -> Tree:
     return Tree("A", nodes)
 
 
+@pytest.mark.slow
 def test_one_wrong_leaf_of_a_20000_node_tree_fails_and_the_report_stays_under_the_cap() -> None:
     tree = wide_tree()
     entry = ExerciseTree("wide", tree, "generated")

@@ -9,7 +9,6 @@ import hashlib
 import json
 import secrets
 import ssl
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -40,6 +39,7 @@ from grader.models import (
 )
 from grader.services.deliveries import attempt
 from grader.services.submissions import submit
+from tests import servers
 from tests.grader.conftest import UserFactory, stored_report
 from worker.execute import execute_run
 
@@ -114,13 +114,12 @@ class Receiver:
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
             context.load_cert_chain(*tls)
             self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        servers.start(self.server)
         return self
 
     def stop(self) -> None:
         if self.server is not None:
-            self.server.shutdown()
-            self.server.server_close()
+            servers.stop(self.server)
 
 
 @pytest.fixture(autouse=True)

@@ -31,6 +31,7 @@ from grader.models import (
 )
 from grader.services import deliveries
 from grader.services.deliveries import attempt, due
+from tests import servers
 from tests.grader.conftest import Backend
 from tests.grader.lms.test_callbacks import aware, new_secret
 
@@ -59,14 +60,13 @@ class SlowReceiver:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        servers.start(self.server)
 
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}/callback"
 
     def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        servers.stop(self.server)
 
 
 @pytest.fixture(autouse=True)
