@@ -3,11 +3,12 @@
 The order matters. Nothing is written before the signature holds; then the request counts
 toward the integration's rate limit, and its media type and document are checked. The
 idempotency key is the signed ``webhook-id`` and nothing else (an unsigned header would
-let anyone replay a captured webhook under a new key). Its receipt is inserted and
-committed on its own, so that of two requests with the same key only one can go on (the
-table's unique constraint decides, on every database); the student and the submission
-follow, and the receipt is pointed at the submission. A request that fails after its
-receipt was written removes it, so the LMS may retry with the same webhook.
+let anyone replay a captured webhook under a new key). Its receipt, the student, the
+submission and its run are written in one transaction: a request that fails anywhere,
+the database gone included, leaves nothing, and the LMS's retry with the same webhook is
+the first request again. Of two requests with the same key at once, the table's unique
+constraint decides: the second waits for the first's transaction, then answers with its
+submission (or goes on, if the first wrote nothing).
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ import logging
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
-from sqlalchemy import delete, select, update
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
@@ -54,9 +55,6 @@ BODY_MARGIN = 16 * 1024
 """Bytes a webhook body may have beyond twice the upload limit: JSON escapes make source
 code longer (quotes, new lines, tabs), and the other fields need some room. The limit
 belongs in :class:`grader.config.Settings` as ``webhook_body_limit_bytes``."""
-STALE_RECEIPT = timedelta(minutes=10)
-"""A receipt still without a submission after this long belongs to a request that died
-(a killed worker process): a retry with its key takes it over instead of getting 409."""
 KEY_LENGTH = 200
 MEDIA_TYPE = "application/json"
 SIGNATURE_HEADERS = ("webhook-id", "webhook-timestamp", "webhook-signature")
@@ -224,7 +222,7 @@ def accept(
     document = parse(body)
     digest = hashlib.sha256(body).hexdigest()
     earlier = _receipt(session, integration.id, key)
-    if earlier is not None and not _stale(earlier, now):
+    if earlier is not None and earlier.submission_id is not None:
         return _replay(earlier, digest)
     exercise = _exercise(session, integration, document.exercise)
     source = _source(document.source, settings)
@@ -238,48 +236,78 @@ def accept(
         gone = endpoints.disabled(session, integration.id, document.callback_url)
         if gone is not None:
             raise Problem("callback-disabled", endpoints.why(gone))
-    receipt = _claim(session, integration.id, key, digest, now)
-    if isinstance(receipt, Accepted):
-        return receipt
     try:
-        user = _student(session, integration, document.user)
-        submission = submit(
-            session,
-            settings,
-            user,
-            exercise,
-            document.filename or f"{exercise.slug}.py",
-            source,
-            origin="lms",
-            now=now,
-        )
-        session.add(
-            LmsSubmission(
-                submission_id=submission.id,
-                integration_id=integration.id,
-                context_id=document.context_id,
-                callback_url=document.callback_url,
-                lms_user_id=document.user.external_id,
-                webhook_id=key,
-            )
-        )
-        session.execute(
-            update(WebhookReceipt)
-            .where(WebhookReceipt.id == receipt)
-            .values(submission_id=submission.id)
-            .execution_options(synchronize_session=False)
-        )
-        run_id = submission.runs[0].id
-        session.commit()
-    except BaseException as error:
+        accepted = _receive(session, settings, integration, document, exercise, source, key,
+                            digest, earlier, now)  # fmt: skip
+    except IntegrityError:
+        # Another request with this key committed first: its answer is this one's.
         session.rollback()
-        session.execute(delete(WebhookReceipt).where(WebhookReceipt.id == receipt))
-        session.commit()
-        if isinstance(error, SubmissionRefused):
-            raise _refusal(error, now) from None
+        earlier = _receipt(session, integration.id, key)
+        if earlier is None:
+            raise
+        return _replay(earlier, digest)
+    except SubmissionRefused as error:
+        session.rollback()
+        raise _refusal(error, now) from None
+    except BaseException:
+        session.rollback()
         raise
+    log.info(
+        "integration %s: webhook %s became submission %s", integration.id, key,
+        accepted.submission_id,
+    )  # fmt: skip
+    return accepted
+
+
+def _receive(
+    session: Session,
+    settings: Settings,
+    integration: Integration,
+    document: SubmissionBody,
+    exercise: Exercise,
+    source: str,
+    key: str,
+    digest: str,
+    earlier: WebhookReceipt | None,
+    now: datetime | None,
+) -> Accepted:
+    """The receipt, the student, the submission and its run, committed together; raises
+    IntegrityError when another request committed a receipt with the same key first."""
+    if earlier is not None:
+        # Written without its submission by an earlier version of the service, whose
+        # request died: this one takes its place.
+        session.delete(earlier)
+        session.flush()
+    receipt = WebhookReceipt(integration_id=integration.id, key=key, body_hash=digest)
+    session.add(receipt)
+    # Here a request holding the same key makes this one wait (PostgreSQL's unique index,
+    # SQLite's one writer), and raises IntegrityError once that one has committed.
+    session.flush()
+    user = _student(session, integration, document.user)
+    submission = submit(
+        session,
+        settings,
+        user,
+        exercise,
+        document.filename or f"{exercise.slug}.py",
+        source,
+        origin="lms",
+        now=now,
+    )
+    session.add(
+        LmsSubmission(
+            submission_id=submission.id,
+            integration_id=integration.id,
+            context_id=document.context_id,
+            callback_url=document.callback_url,
+            lms_user_id=document.user.external_id,
+            webhook_id=key,
+        )
+    )
+    receipt.submission_id = submission.id
+    run_id = submission.runs[0].id
+    session.commit()
     assert run_id is not None
-    log.info("integration %s: webhook %s became submission %s", integration.id, key, submission.id)
     return Accepted(submission.id, run_id)
 
 
@@ -291,13 +319,6 @@ def _receipt(session: Session, integration_id: int, key: str) -> WebhookReceipt 
     )
 
 
-def _stale(receipt: WebhookReceipt, now: datetime | None) -> bool:
-    return (
-        receipt.submission_id is None
-        and aware(receipt.created_at) < (now or utcnow()) - STALE_RECEIPT
-    )
-
-
 def _replay(receipt: WebhookReceipt, digest: str) -> Accepted:
     if receipt.body_hash != digest:
         raise Problem(
@@ -305,49 +326,8 @@ def _replay(receipt: WebhookReceipt, digest: str) -> Accepted:
             "this idempotency key was used before with a different body; "
             "use a new key for a new submission",
         )
-    if receipt.submission_id is None:
-        raise Problem(
-            "key-in-flight",
-            "a request with this idempotency key is still being handled",
-            headers={"Retry-After": "1"},
-        )
+    assert receipt.submission_id is not None
     return Accepted(receipt.submission_id, None)
-
-
-def _claim(
-    session: Session, integration_id: int, key: str, digest: str, now: datetime | None
-) -> int | Accepted:
-    """This request's receipt id (committed), or the earlier request's answer when
-    another request with the same key got there first."""
-    now = now or utcnow()
-    session.add(WebhookReceipt(integration_id=integration_id, key=key, body_hash=digest))
-    try:
-        session.commit()
-    except IntegrityError:
-        session.rollback()
-    else:
-        receipt = _receipt(session, integration_id, key)
-        assert receipt is not None
-        return receipt.id
-    earlier = _receipt(session, integration_id, key)
-    if earlier is None:  # removed in between by a request that failed: try once more
-        return _claim(session, integration_id, key, digest, now)
-    if earlier.submission_id is None and earlier.body_hash == digest:
-        taken = session.execute(
-            update(WebhookReceipt)
-            .where(
-                WebhookReceipt.id == earlier.id,
-                WebhookReceipt.submission_id.is_(None),
-                WebhookReceipt.created_at < now - STALE_RECEIPT,
-            )
-            .values(created_at=now)
-            .execution_options(synchronize_session=False)
-        )
-        session.commit()
-        if getattr(taken, "rowcount", 0) == 1:
-            log.warning("webhook %s: took over a receipt left by a request that died", key)
-            return earlier.id
-    return _replay(earlier, digest)
 
 
 def _exercise(session: Session, integration: Integration, slug: str) -> Exercise:
@@ -394,17 +374,17 @@ def _student(session: Session, integration: Integration, person: LmsUser) -> Use
     receive mail: an LMS never takes a real account's address), enrolled in the course."""
     for _ in range(2):
         try:
-            user = identities.lms_user(
-                session,
-                namespace=f"integration:{integration.id}",
-                subject=person.external_id,
-                name=person.name,
-                email=person.email,
-            )
+            with session.begin_nested():
+                user = identities.lms_user(
+                    session,
+                    namespace=f"integration:{integration.id}",
+                    subject=person.external_id,
+                    name=person.name,
+                    email=person.email,
+                )
         except IntegrityError:
-            # Another request met the same student at the same moment and won; the receipt
-            # was committed before, so only this is undone.
-            session.rollback()
+            # Another request met the same student at the same moment and won: only the
+            # savepoint is undone, and the next look finds that request's user.
             continue
         _enrol(session, user, integration.course_id)
         return user

@@ -47,11 +47,6 @@ KINDS: dict[str, Kind] = {
         "(GET /api/v1/exercises lists them).",
     ),
     "method-not-allowed": Kind(405, "Method not allowed", "This URL does not take that method."),
-    "key-in-flight": Kind(
-        409,
-        "Request in flight",
-        "A request with the same webhook-id is still being handled: retry shortly.",
-    ),
     "callback-disabled": Kind(
         409,
         "Callback URL disabled",

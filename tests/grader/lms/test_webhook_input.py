@@ -6,18 +6,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import event
+from sqlalchemy.exc import OperationalError
 
 from grader.config import Settings
 from grader.db import Database
-from grader.models import Course
+from grader.models import Course, LmsSubmission, Submission, WebhookReceipt
 from grader.web import create_app
 from grader.web.limits import limiter
 from tests.grader.conftest import configured
-from tests.grader.lms import URL, Counts, Lms, counter, make_lms, problem, submission
+from tests.grader.lms import URL, Counts, Lms, count, counter, make_lms, problem, submission
 
 
 @pytest.fixture(autouse=True)
@@ -126,3 +129,38 @@ def test_a_database_outage_is_503_with_retry_after(settings: Settings, lms: Lms)
         problem(status, 503)
     finally:
         unreachable.engine.dispose()
+
+
+def test_the_database_lost_between_the_receipt_and_the_submission_leaves_nothing(
+    lms: Lms, database: Database, counts: Counts
+) -> None:
+    """The connection drops after the receipt is written, as a database restart does: the
+    LMS gets a 503, nothing of the request stays, and its retry with the same webhook is
+    accepted as the first would have been (not 409 while a lone receipt waits)."""
+    lost: list[str] = []
+
+    def drop_once(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        # From the submission's insert on, the database is away for the rest of the request.
+        if lost or statement.lstrip().upper().startswith("INSERT INTO SUBMISSIONS"):
+            lost.append(statement)
+            raise OperationalError(statement, {}, Exception("server closed the connection"))
+
+    before = counts()
+    event.listen(database.engine, "before_cursor_execute", drop_once)
+    try:
+        failed = lms.post(message_id="msg_restart")
+    finally:
+        event.remove(database.engine, "before_cursor_execute", drop_once)
+    assert lost, "the fault was not injected"
+    problem(failed, 503)
+    assert counts() == before
+    assert count(database, WebhookReceipt) == 0
+
+    again = lms.post(message_id="msg_restart")
+    assert again.status_code == 202, again.get_data(as_text=True)
+    assert count(database, Submission) == count(database, LmsSubmission) == 1
+    assert count(database, WebhookReceipt) == 1
+    replayed = lms.post(message_id="msg_restart")
+    assert replayed.status_code == 202
+    assert replayed.get_json()["submission_id"] == again.get_json()["submission_id"]
+    assert count(database, Submission) == 1
