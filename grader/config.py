@@ -61,9 +61,14 @@ class Settings:
     """Real time the check of one added implementation may take over all its trees (in
     the slow lane), whatever the exercise's own limits."""
     run_timeout_seconds: int = 900
-    """A run queued or running this long is re-enqueued by the reaper."""
-    reaper_interval_seconds: int = 60
-    """How often the beat process runs the reaper."""
+    """A run queued or running this long is re-enqueued by the reaper (the last resort:
+    a lost worker or a lost message is found much sooner)."""
+    reaper_interval_seconds: int = 15
+    """How often the beat process runs the reaper and the deliveries' sweep."""
+    heartbeat_seconds: float = 10.0
+    """How often a worker reports that it is alive."""
+    worker_gone_seconds: int = 40
+    """A worker silent this long is gone: the reaper takes back the runs it held."""
     max_run_attempts: int = 3
     """Claims on a run (tasks that start grading it) before it ends as internal_error."""
     node_rows_limit: int = 20000
@@ -208,6 +213,8 @@ class Settings:
             added_check_seconds=float(get("ADDED_CHECK_SECONDS", d.added_check_seconds)),
             run_timeout_seconds=int(get("RUN_TIMEOUT_SECONDS", d.run_timeout_seconds)),
             reaper_interval_seconds=int(get("REAPER_INTERVAL_SECONDS", d.reaper_interval_seconds)),
+            heartbeat_seconds=float(get("HEARTBEAT_SECONDS", d.heartbeat_seconds)),
+            worker_gone_seconds=int(get("WORKER_GONE_SECONDS", d.worker_gone_seconds)),
             max_run_attempts=int(get("MAX_RUN_ATTEMPTS", d.max_run_attempts)),
             node_rows_limit=int(get("NODE_ROWS_LIMIT", d.node_rows_limit)),
             callbacks_allow_private=get("CALLBACKS_ALLOW_PRIVATE", "").lower() in _TRUE,

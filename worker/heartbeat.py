@@ -1,18 +1,26 @@
 """A worker's heartbeat: a thread of the worker's main process records, every
-``INTERVAL_SECONDS``, that the worker is alive and which queues it serves (see
-:mod:`grader.services.workers`); ``/readyz`` reads it.
+``Settings.heartbeat_seconds``, that the worker is alive and which queues it serves (see
+:mod:`grader.services.workers`); ``/readyz`` reads it, and the reaper takes back the runs
+of a worker that stopped reporting.
 
-It has a database engine of its own that keeps no connection between beats, so that
-nothing of it is shared with the pool's processes forked later.
+A worker reports, and grades, under a name of this start of it (:func:`name`): Celery's
+host name, the main process's id and a random token, fixed before the pool's processes
+are forked. A worker killed and started again under the same host name is another worker,
+so the runs the killed one held are not mistaken for the new one's.
+
+The thread has a database engine of its own that keeps no connection between beats, so
+that nothing of it is shared with the pool's processes forked later.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import secrets
 import threading
 from typing import Any
 
-from celery.signals import worker_ready, worker_shutdown
+from celery.signals import worker_init, worker_ready, worker_shutdown
 from sqlalchemy import create_engine
 from sqlalchemy.orm import sessionmaker
 from sqlalchemy.pool import NullPool
@@ -20,38 +28,59 @@ from sqlalchemy.pool import NullPool
 from grader.config import Settings
 from grader.services.workers import record
 
-INTERVAL_SECONDS = 15.0
-
 log = logging.getLogger(__name__)
 _stop = threading.Event()
+_name: str | None = None
 
 
-def beat_forever(settings: Settings, hostname: str, queues: list[str]) -> None:
-    """Record a heartbeat now and every ``INTERVAL_SECONDS`` until the worker stops."""
+def name(hostname: str | None = None) -> str:
+    """This worker's name: fixed when the worker starts (before its pool forks); in a
+    process that is no worker, ``hostname`` (or ``worker``) and this process's id."""
+    return _name or f"{hostname or 'worker'}/{os.getpid()}"
+
+
+def beat_forever(settings: Settings, worker: str, queues: list[str]) -> None:
+    """Record a heartbeat now and every ``settings.heartbeat_seconds`` until the worker
+    stops."""
     engine = create_engine(settings.sqlalchemy_url, poolclass=NullPool)
     sessions = sessionmaker(engine)
     try:
         while True:
             try:
                 with sessions() as session:
-                    record(session, hostname, queues)
+                    record(session, worker, queues)
             except Exception as error:  # the database is down: try again at the next beat
                 log.warning("heartbeat not recorded: %s", type(error).__name__)
-            if _stop.wait(INTERVAL_SECONDS):
+            if _stop.wait(settings.heartbeat_seconds):
                 return
     finally:
         engine.dispose()
 
 
-def _start(sender: Any = None, **_kwargs: Any) -> None:
+def _settings_of(sender: Any) -> Settings | None:
     settings = getattr(getattr(sender, "app", None), "conf", {}).get("grader_settings")
-    if not isinstance(settings, Settings):
+    return settings if isinstance(settings, Settings) else None
+
+
+def _named(sender: Any = None, **_kwargs: Any) -> None:
+    global _name
+    if _settings_of(sender) is None:
         return  # a worker of another app in this process
-    queues = sorted(sender.app.amqp.queues.consume_from)
     hostname = str(getattr(sender, "hostname", "") or "worker")
+    _name = f"{hostname}/{os.getpid()}-{secrets.token_hex(3)}"
+
+
+def _start(sender: Any = None, **_kwargs: Any) -> None:
+    settings = _settings_of(sender)
+    if settings is None:
+        return
+    queues = sorted(sender.app.amqp.queues.consume_from)
     _stop.clear()
     threading.Thread(
-        target=beat_forever, args=(settings, hostname, queues), name="heartbeat", daemon=True
+        target=beat_forever,
+        args=(settings, name(getattr(sender, "hostname", None)), queues),
+        name="heartbeat",
+        daemon=True,
     ).start()
 
 
@@ -60,6 +89,7 @@ def _stop_beating(**_kwargs: Any) -> None:
 
 
 def install() -> None:
-    """Start the heartbeat when a worker is ready (idempotent)."""
+    """Name the worker when it starts, and beat once it is ready (idempotent)."""
+    worker_init.connect(_named, dispatch_uid="grader-heartbeat-name")
     worker_ready.connect(_start, dispatch_uid="grader-heartbeat-start")
     worker_shutdown.connect(_stop_beating, dispatch_uid="grader-heartbeat-stop")

@@ -37,6 +37,7 @@ from grader.services.tasks import (
     REAP_TASK,
     SWEEP_TASK,
 )
+from worker import heartbeat
 from worker.added_check import TryAgain, check_added
 from worker.celery_app import app
 from worker.execute import execute_run
@@ -111,7 +112,8 @@ def _database() -> Database:
 @app.task(name=GRADE_TASK, bind=True, base=JobTask)
 def grade_run(self: JobTask, run_id: int) -> str:
     """Grade a run (nothing when another task claimed it or it is finished)."""
-    worker, task_id = self.request.hostname or "worker", self.request.id or ""
+    # The name the worker reports under: the reaper takes the run back if it stops.
+    worker, task_id = heartbeat.name(self.request.hostname), self.request.id or ""
     return execute_run(self.database, self.settings, run_id, worker=worker, task_id=task_id)
 
 

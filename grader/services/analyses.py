@@ -160,6 +160,22 @@ def stuck_analyses(session: Session, _settings: Settings, now: datetime | None =
     return [row.version_id for row in rows] + _make_missing(session)
 
 
+def unstarted_analyses(session: Session, _settings: Settings) -> list[int]:
+    """Queued analyses whose task the broker took, put back as never sent (the reaper
+    sends them again after the commit, when the broker lost its messages)."""
+    rows = session.scalars(
+        select(VersionAnalysis)
+        .where(
+            VersionAnalysis.state == AnalysisState.QUEUED,
+            VersionAnalysis.task_id.is_not(None),
+        )
+        .with_for_update(skip_locked=True)
+    ).all()
+    for row in rows:
+        _requeue(row)
+    return [row.version_id for row in rows]
+
+
 def _make_missing(session: Session) -> list[int]:
     """Queued analysis rows for versions that have none (one made at the same moment by a
     request is left to it)."""

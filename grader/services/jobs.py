@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from grader.config import Settings
 from grader.db import Database
 from grader.models.submissions import Lane
-from grader.services import added_implementations, analyses, runs
+from grader.services import added_implementations, analyses, broker_epoch, runs
 from grader.services.tasks import (
     ANALYSE_TASK,
     CHECK_ADDED_TASK,
@@ -60,6 +60,10 @@ class JobKind:
     """How the reaper finds jobs whose task was lost; None only with :attr:`unreaped_because`."""
     unreaped_because: str = ""
     """Why the reaper leaves this kind alone (what finds its lost tasks instead)."""
+    unstarted: Finder | None = None
+    """Puts back in the queue the jobs whose task the broker took and no worker started,
+    when the broker lost its messages (:mod:`grader.services.broker_epoch`); None: the
+    kind's :attr:`stuck` rule finds them, or its row cannot tell started from not."""
 
     def __post_init__(self) -> None:
         if (self.stuck is None) == (not self.unreaped_because):
@@ -100,14 +104,15 @@ def kind_of(name: str) -> JobKind:
 def reap(database: Database, settings: Settings, dispatcher: Dispatcher) -> int:
     """Put back in the queue every job whose task was lost, kind by kind, and send them
     after each kind's commit; how many."""
+    lost = broker_epoch.messages_lost(settings)
     reaped = 0
     for kind in KINDS.values():
-        if kind.stuck is None:
-            continue
-        with database.session() as session:
-            ids = kind.stuck(session, settings)
-            dispatcher.dispatch(session, kind.name, ids)
-        reaped += len(ids)
+        finders = [kind.stuck, kind.unstarted if lost else None]
+        for finder in filter(None, finders):
+            with database.session() as session:
+                ids = finder(session, settings)
+                dispatcher.dispatch(session, kind.name, ids)
+            reaped += len(ids)
     return reaped
 
 
@@ -124,6 +129,7 @@ register(
         route=_lane_queues,
         mark_sent=runs.mark_sent,
         stuck=runs.stuck_runs,
+        unstarted=runs.unstarted_runs,
     )
 )
 register(
@@ -132,6 +138,7 @@ register(
         eager="grader.services.analyses:analyse",
         mark_sent=analyses.mark_sent,
         stuck=analyses.stuck_analyses,
+        unstarted=analyses.unstarted_analyses,
     )
 )
 register(

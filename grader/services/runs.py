@@ -30,6 +30,7 @@ from sqlalchemy.orm import Session, joinedload
 from grader.config import Settings
 from grader.models import ExerciseVersion, GradingRun, RunState, utcnow
 from grader.models.submissions import Lane
+from grader.services import workers
 from grader.services.deliveries import on_run_finished
 from grader.services.results import store_report
 from grader.services.tasks import DELIVER_TASK, GRADE_TASK
@@ -96,6 +97,9 @@ def start_run(
         return Start("no such run")
     if run.state in (RunState.GRADED, RunState.ERROR):
         return Start(f"already {run.state}")
+    stale = _stale_task(run, task_id)
+    if stale is not None:
+        return Start(stale)
     run.claims += 1
     now = utcnow()
     if run.claims > settings.max_run_attempts:
@@ -107,6 +111,23 @@ def start_run(
     run.worker = worker[:200]
     run.task_id = task_id[:200]
     return Start("started", Claim(run.id, run.claims), run=run)
+
+
+def _stale_task(run: GradingRun, task_id: str) -> str | None:
+    """Why the task ``task_id`` may not claim ``run``, if it may not.
+
+    A run notes the id of the one task it waits for (once the broker took it) and of the
+    one grading it. Another task is a leftover: a message the run was sent with before it
+    was sent again (the broker thought lost, or the reaper took the run back), arriving
+    late; grading with it would take the run from the task that owns it. The same task
+    again is its message handed out once more after its worker was lost, and grades the
+    run. A queued run whose task is not noted yet (sent a moment ago, or never) takes any
+    task."""
+    if run.task_id is None or run.task_id == task_id:
+        return None
+    if run.state == RunState.RUNNING:
+        return "being graded by another task"
+    return "sent again since this task"
 
 
 def _owned(session: Session, claim: Claim) -> GradingRun | None:
@@ -177,11 +198,7 @@ def retry_run(
         return None
     now = utcnow()
     if run.claims < settings.max_run_attempts:
-        run.state = RunState.QUEUED
-        run.requeued_at = now
-        # Unsent until Queue.send marks it: if the broker cannot take it, the reaper's
-        # sweep of unsent runs sends it again.
-        run.task_id = None
+        _requeue(run, now)
         queue.dispatch(session, GRADE_TASK, [run.id])
         return Retry(again=True)
     if report is not None:
@@ -209,11 +226,9 @@ def move_to_slow_lane(session: Session, queue: Dispatcher, claim: Claim) -> bool
     run = _owned(session, claim)
     if run is None:
         return False
-    run.state = RunState.QUEUED
+    _requeue(run, utcnow())
     run.lane = Lane.SLOW
     run.claims -= 1
-    run.requeued_at = utcnow()
-    run.task_id = None
     queue.dispatch(session, GRADE_TASK, [run.id])
     return True
 
@@ -235,14 +250,17 @@ def mark_sent(session: Session, run_id: int, task_id: str) -> None:
 
 
 def stuck_runs(session: Session, settings: Settings, now: datetime | None = None) -> list[int]:
-    """Runs to send again, put back in the queue: queued or running past the timeout, or
-    never sent (the reaper sends them after the commit).
+    """Runs to send again, put back in the queue (the reaper sends them after the commit):
+    never sent; running on a worker that stopped reporting (its heartbeat is older than
+    ``worker_gone_seconds``: killed, or its machine lost); or, the last resort, queued or
+    running past ``run_timeout_seconds``.
 
     A queued run's time is counted from when it was last queued (its first ``queued_at``
     is kept for the queue-wait figures)."""
     now = now or utcnow()
     timeout = now - timedelta(seconds=settings.run_timeout_seconds)
     last_queued = func.coalesce(GradingRun.requeued_at, GradingRun.queued_at)
+    gone = workers.gone(now - timedelta(seconds=settings.worker_gone_seconds))
     runs = session.scalars(
         select(GradingRun)
         .where(
@@ -252,7 +270,8 @@ def stuck_runs(session: Session, settings: Settings, now: datetime | None = None
                     (last_queued < timeout)
                     | (GradingRun.task_id.is_(None) & (last_queued < now - UNSENT_GRACE))
                 ),
-                (GradingRun.state == RunState.RUNNING) & (GradingRun.started_at < timeout),
+                (GradingRun.state == RunState.RUNNING)
+                & ((GradingRun.started_at < timeout) | GradingRun.worker.in_(gone)),
             )
         )
         .order_by(GradingRun.id)
@@ -260,6 +279,29 @@ def stuck_runs(session: Session, settings: Settings, now: datetime | None = None
     ).all()
     for run in runs:
         # A running run goes back to the queue; its next claim counts as another attempt.
-        run.state = RunState.QUEUED
-        run.requeued_at = now
+        _requeue(run, now)
     return [run.id for run in runs]
+
+
+def unstarted_runs(session: Session, _settings: Settings) -> list[int]:
+    """Queued runs whose task the broker took: sent again when the broker lost its
+    messages (the reaper sends them after the commit; a message that was not lost after
+    all is left over, and its task does nothing)."""
+    runs = session.scalars(
+        select(GradingRun)
+        .where(GradingRun.state == RunState.QUEUED, GradingRun.task_id.is_not(None))
+        .order_by(GradingRun.id)
+        .with_for_update(skip_locked=True)
+    ).all()
+    now = utcnow()
+    for run in runs:
+        _requeue(run, now)
+    return [run.id for run in runs]
+
+
+def _requeue(run: GradingRun, now: datetime) -> None:
+    run.state = RunState.QUEUED
+    run.requeued_at = now
+    # Unsent until Queue.send notes the new task (if the broker cannot take it, the reaper
+    # sends it again): the one before is a leftover now.
+    run.task_id = None

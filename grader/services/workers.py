@@ -1,11 +1,15 @@
-"""Worker heartbeats: each worker says, every few seconds, which queues it serves."""
+"""Worker heartbeats: each worker says, every few seconds, which queues it serves.
+
+A worker reports under a name of its own start (``celery@host/pid-token``, see
+:mod:`worker.heartbeat`) and grades under the same name, so a run whose worker stopped
+reporting is told apart from one whose worker was restarted under the same host name."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Select, delete, func, select, update
 from sqlalchemy.orm import Session
 
 from grader.models import utcnow
@@ -27,7 +31,23 @@ def record(
         )
         if not updated.rowcount:  # type: ignore[attr-defined]
             session.add(WorkerHeartbeat(hostname=hostname, queue=queue[:100], seen_at=now))
+    # Workers restarted long ago.
+    session.execute(delete(WorkerHeartbeat).where(WorkerHeartbeat.seen_at < now - FORGOTTEN))
     session.commit()
+
+
+FORGOTTEN = timedelta(days=2)
+"""A worker silent this long is forgotten (its heartbeats removed): longer than any run's
+timeout, so that every run it held was taken back by then."""
+
+
+def gone(cutoff: datetime) -> Select[str]:
+    """The names of the workers that reported, but not since ``cutoff``."""
+    return (
+        select(WorkerHeartbeat.hostname)
+        .group_by(WorkerHeartbeat.hostname)
+        .having(func.max(WorkerHeartbeat.seen_at) < cutoff)
+    )
 
 
 def last_seen(session: Session, queue: str) -> datetime | None:

@@ -129,6 +129,8 @@ class Worker:
             GRADER_REDIS_URL=s.redis_url,
             GRADER_RUN_TIMEOUT_SECONDS=str(s.run_timeout_seconds),
             GRADER_REAPER_INTERVAL_SECONDS=str(s.reaper_interval_seconds),
+            GRADER_HEARTBEAT_SECONDS=str(s.heartbeat_seconds),
+            GRADER_WORKER_GONE_SECONDS=str(s.worker_gone_seconds),
             GRADER_MAX_RUN_ATTEMPTS=str(s.max_run_attempts),
             GRADER_EXERCISES_DIR=str(s.exercises_dir),
             PYTHONPATH=str(ROOT),
