@@ -52,6 +52,16 @@ def test_every_service_is_there(services: dict[str, dict[str, Any]]) -> None:
     assert services["redis"]["image"].startswith("redis:7")
 
 
+def test_redis_keeps_the_queued_tasks_across_a_restart(
+    services: dict[str, dict[str, Any]],
+) -> None:
+    redis = services["redis"]
+    words = command(redis)
+    assert words[words.index("--appendonly") + 1] == "yes"
+    volume = next(v for v in redis["volumes"] if v.endswith(":/data"))
+    assert volume.split(":")[0] in yaml.safe_load(COMPOSE.read_text())["volumes"]
+
+
 def test_nothing_is_privileged(services: dict[str, dict[str, Any]]) -> None:
     for name, service in services.items():
         for key in UNSAFE_KEYS:
