@@ -5,6 +5,7 @@ them. ``GRADER_TEST_DATABASE_URL`` / ``GRADER_TEST_REDIS_URL`` (set by the test 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import signal
@@ -155,9 +156,13 @@ class Worker:
         return self
 
     def kill(self) -> None:
-        """SIGKILL to the worker and every process it started."""
-        if self.process is not None and self.process.poll() is None:
+        """SIGKILL to the worker and every process it started (those too when its main
+        process was killed alone)."""
+        if self.process is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)
+        if self.process.poll() is None:
             self.process.wait(10)
 
     def stop(self) -> None:
