@@ -13,12 +13,14 @@ import importlib
 import logging
 import random
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import or_, select, update
+from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session
 
 from grader.models import Delivery, DeliveryAttempt, DeliveryState, Exercise, GradingRun, utcnow
@@ -132,6 +134,52 @@ def attempt(session: Session, delivery_id: int, now: datetime | None = None) -> 
     took = utcnow() - began
     ended = now + took  # on the caller's clock, which tests move forward
     changes = _next(delivery, outcome, attempts + 1, ended)
+    owned = _recorded(session, delivery_id, token, began, took, outcome, changes)
+    if owned is None or changes["state"] != DeliveryState.PENDING:
+        return None
+    planned = changes["next_attempt_at"]
+    assert isinstance(planned, datetime)
+    return max(0.0, (planned - ended).total_seconds())
+
+
+RECORD_WAITS = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
+"""Seconds between tries at recording an attempt's outcome while the database is away:
+within :data:`LEASE` in all, so that the attempt is recorded before another may claim the
+delivery and send it again (what a PostgreSQL restart during a backlog did)."""
+
+
+def _recorded(
+    session: Session,
+    delivery_id: int,
+    token: str,
+    began: datetime,
+    took: timedelta,
+    outcome: DeliveryOutcome,
+    changes: dict[str, object],
+) -> int | None:
+    """Record an attempt's outcome and what comes next (commits), trying again while the
+    database is away; the delivery's id, or None when the attempt outlived its claim."""
+    for wait in (*RECORD_WAITS, None):
+        try:
+            return _record(session, delivery_id, token, began, took, outcome, changes)
+        except (OperationalError, InterfaceError):
+            session.rollback()
+            if wait is None:
+                raise
+            log.warning("delivery %s: its attempt is recorded again in %s s", delivery_id, wait)
+            time.sleep(wait)
+    raise AssertionError("unreachable")
+
+
+def _record(
+    session: Session,
+    delivery_id: int,
+    token: str,
+    began: datetime,
+    took: timedelta,
+    outcome: DeliveryOutcome,
+    changes: dict[str, object],
+) -> int | None:
     session.add(
         DeliveryAttempt(
             delivery_id=delivery_id,
@@ -159,11 +207,7 @@ def attempt(session: Session, delivery_id: int, now: datetime | None = None) -> 
             .execution_options(synchronize_session=False)
         )
     session.commit()
-    if owned is None or changes["state"] != DeliveryState.PENDING:
-        return None
-    planned = changes["next_attempt_at"]
-    assert isinstance(planned, datetime)
-    return max(0.0, (planned - ended).total_seconds())
+    return None if owned is None else int(owned[0])
 
 
 def claim(session: Session, delivery_id: int, now: datetime) -> tuple[str, int] | None:

@@ -15,7 +15,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
+from sqlalchemy.exc import OperationalError
 
 from grader.config import Settings
 from grader.db import Database
@@ -216,3 +217,42 @@ def test_a_receiver_slower_than_the_timeouts_is_cut_off(
     delivery, rows = logged(database, delivery_id)
     assert delivery.state == DeliveryState.PENDING and rows == delivery.attempts == 1
     assert "no answer" in (delivery.last_error or "")
+
+
+def test_an_outcome_the_database_could_not_take_at_once_is_recorded_not_sent_again(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database goes away while the receiver answers (a PostgreSQL restart during a
+    backlog): the attempt's outcome is recorded once it is back, within the claim's lease,
+    so no later attempt sends the callback again."""
+    receiver = SlowReceiver(delay=0.0, status=200)
+    monkeypatch.setattr(deliveries, "RECORD_WAITS", (0.01,) * 5)
+    failures: list[str] = []
+
+    def away_twice(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        words = statement.upper().replace(" ", "")
+        recording = words.startswith("UPDATEDELIVERIES") and "ATTEMPTS=" in words
+        if recording and len(failures) < 2:
+            failures.append(statement)
+            raise OperationalError(statement, {}, Exception("the database system is starting up"))
+
+    database = backend.database
+    try:
+        delivery_id = pending_delivery(database, backend.course, receiver.url())
+        event.listen(database.engine, "before_cursor_execute", away_twice)
+        try:
+            with database.sessions() as session:
+                assert attempt(session, delivery_id) is None  # delivered: no next try
+        finally:
+            event.remove(database.engine, "before_cursor_execute", away_twice)
+        assert len(failures) == 2
+        delivery, attempts = logged(database, delivery_id)
+        assert (delivery.state, delivery.attempts, attempts) == (DeliveryState.DELIVERED, 1, 1)
+        assert delivery.claimed_by is None
+        later = utcnow() + deliveries.LEASE + timedelta(seconds=1)
+        with database.sessions() as session:
+            assert delivery_id not in due(session, later)
+            assert attempt(session, delivery_id, later) is None
+        assert receiver.hits == 1
+    finally:
+        receiver.stop()
