@@ -113,7 +113,9 @@ class Settings:
     metrics_allow: tuple[str, ...] = ("127.0.0.1", "::1")
     """Addresses that may read ``/metrics`` without the token."""
     worker_stale_seconds: int = 120
-    """``/readyz`` fails when no worker has reported in this long."""
+    """``/readyz`` fails when no worker of a grading lane has reported in this long."""
+    readiness_min_free_bytes: int = 64 * 2**20
+    """``/readyz`` fails when the disk of the embedded database or broker has less room."""
     callback_connect_seconds: float = 3.0
     callback_read_seconds: float = 5.0
     extra: dict[str, str] = field(default_factory=dict)
@@ -230,6 +232,9 @@ class Settings:
             metrics_token=get("METRICS_TOKEN", ""),
             metrics_allow=_names(get("METRICS_ALLOW", ",".join(d.metrics_allow))),
             worker_stale_seconds=int(get("WORKER_STALE_SECONDS", d.worker_stale_seconds)),
+            readiness_min_free_bytes=int(
+                get("READINESS_MIN_FREE_BYTES", d.readiness_min_free_bytes)
+            ),
             callback_connect_seconds=float(
                 get("CALLBACK_CONNECT_SECONDS", d.callback_connect_seconds)
             ),

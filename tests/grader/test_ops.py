@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import logging
 import os
 import re
+import shutil
+import socket
+import subprocess
+import time
 import uuid
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
+import redis
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import create_engine, text
@@ -56,7 +62,7 @@ def make_app(tmp_path: Path, **overrides: object) -> Flask:
 def worker_alive(app: Flask) -> None:
     """A grading worker's heartbeat, as a live worker records it."""
     with app.extensions["grader.db"].session() as session:
-        record(session, "grading@test", ["grading"])
+        record(session, "grading@test", ["grading", "grading-slow"])
 
 
 @pytest.fixture
@@ -422,3 +428,76 @@ def test_celery_processes_log_json_lines(
         )
     finally:
         setup_logging.disconnect(dispatch_uid="grader.logs")
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A folder on a file system of its own, 16 MiB (a tmpfs: needs root)."""
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(folder)],
+        capture_output=True,
+        check=False,
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs: {mounted.stderr.decode().strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+def test_readyz_is_503_while_the_embedded_databases_disk_is_full(small_disk: Path) -> None:
+    app = make_app(small_disk, readiness_min_free_bytes=4 * 2**20)
+    worker_alive(app)
+    client = app.test_client()
+    assert client.get("/readyz").status_code == 200, client.get("/readyz").get_json()
+    filler = small_disk / "filler"
+    with filler.open("wb") as out, contextlib.suppress(OSError):  # the disk is full
+        while True:
+            out.write(b"\0" * 2**20)
+            out.flush()
+    response = client.get("/readyz")
+    assert response.status_code == 503
+    checks = response.get_json()["checks"]
+    assert checks["database"]["ok"] is False
+    assert "MiB free" in checks["database"]["error"] or "full" in checks["database"]["error"]
+    assert checks["broker"]["ok"] is False
+    filler.unlink()
+    assert client.get("/readyz").status_code == 200
+    app.extensions["grader.db"].engine.dispose()
+
+
+@pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
+def test_readyz_is_503_while_redis_refuses_writes(tmp_path: Path) -> None:
+    """Redis out of memory with no eviction answers a ping but refuses every message."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "no", "--maxmemory-policy", "noeviction"],
+        stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        client = redis.Redis(port=port)
+        for _ in range(100):
+            with contextlib.suppress(redis.ConnectionError):
+                client.ping()
+                break
+            time.sleep(0.05)
+        app = make_app(tmp_path, redis_url=f"redis://127.0.0.1:{port}/0")
+        worker_alive(app)
+        assert app.test_client().get("/readyz").status_code == 200
+        client.config_set("maxmemory", "1")  # below what it uses already: no write fits
+        response = app.test_client().get("/readyz")
+        assert response.status_code == 503
+        assert client.ping()
+        assert "OutOfMemoryError" in response.get_json()["checks"]["broker"]["error"]
+        client.config_set("maxmemory", "0")
+        assert app.test_client().get("/readyz").status_code == 200
+        client.close()
+    finally:
+        server.terminate()
+        server.wait(10)

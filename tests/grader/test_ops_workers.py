@@ -36,6 +36,7 @@ def test_readyz_is_503_when_no_grading_worker_ever_reported(tmp_path: Path) -> N
 
 def test_readyz_is_503_when_the_grading_workers_heartbeat_is_stale(tmp_path: Path) -> None:
     app = make_app(tmp_path, worker_stale_seconds=120)
+    _beat(app, "grading-slow", 2)
     _beat(app, "grading", 300)
     response = app.test_client().get("/readyz")
     assert response.status_code == 503
@@ -77,3 +78,15 @@ def test_metrics_say_when_the_broker_cannot_be_read(tmp_path: Path) -> None:
     exposition = app.test_client().get("/metrics").get_data(as_text=True)
     assert sample(exposition, "grader_broker_up") == 0
     assert sample(exposition, "grader_database_up") == 1
+
+
+def test_readyz_is_503_while_the_slow_lane_has_no_worker(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    _beat(app, "grading", 1)
+    response = app.test_client().get("/readyz")
+    assert response.status_code == 503
+    assert (
+        "grading-slow queue has ever reported" in response.get_json()["checks"]["workers"]["error"]
+    )
+    _beat(app, "grading-slow", 1)
+    assert app.test_client().get("/readyz").status_code == 200
