@@ -3,11 +3,13 @@ service on its own topology: one worker per queue, the slow lane at a lower prio
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 from grader.config import Settings
@@ -30,8 +32,17 @@ class ServiceWorkers:
         self.settings = settings
         self.folder = folder
         self.processes: list[subprocess.Popen[bytes]] = []
+        self.spawned: Counter[str] = Counter()
 
     def start(self, ready_within: float = 60.0) -> ServiceWorkers:
+        for name, queues, extra in WORKERS:
+            self.processes.append(self.spawn(name, queues, extra))
+        self.wait_ready([name for name, *_ in WORKERS], ready_within)
+        return self
+
+    def spawn(self, name: str, queues: str, extra: list[str]) -> subprocess.Popen[bytes]:
+        """One worker, as run.sh starts it (its log appended to ``<name>.log``)."""
+        self.spawned[name] += 1
         env = dict(
             os.environ,
             GRADER_ENV="development",
@@ -40,27 +51,40 @@ class ServiceWorkers:
             GRADER_REDIS_URL=self.settings.redis_url,
         )
         celery = str(Path(sys.executable).parent / "celery")
-        for name, queues, extra in WORKERS:
-            command = [celery, "-A", "worker.celery_app", "worker", "-Q", queues, "--hostname",
-                       f"{name}@%h", "--loglevel", "INFO", "--without-gossip", *extra]  # fmt: skip
-            if "-B" in extra:
-                command += ["--schedule", str(self.folder / "beat-schedule")]
-            if name == SLOW:
-                command = ["nice", "-n", "10", *command]
-            with (self.folder / f"{name}.log").open("wb") as log:
-                process = subprocess.Popen(
-                    command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                    start_new_session=True,
-                )  # fmt: skip
-            if name == SLOW:
-                _nice_session(process.pid)
-            self.processes.append(process)
-        deadline = time.monotonic() + ready_within
-        while not all(b"ready." in (self.folder / f"{n}.log").read_bytes() for n, *_ in WORKERS):
+        command = [celery, "-A", "worker.celery_app", "worker", "-Q", queues, "--hostname",
+                   f"{name}@%h", "--loglevel", "INFO", "--without-gossip", *extra]  # fmt: skip
+        if "-B" in extra:
+            command += ["--schedule", str(self.folder / "beat-schedule")]
+        if name == SLOW:
+            command = ["nice", "-n", "10", *command]
+        with (self.folder / f"{name}.log").open("ab") as log:
+            process = subprocess.Popen(
+                command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+        if name == SLOW:
+            _nice_session(process.pid)
+        return process
+
+    def restart(self, name: str) -> None:
+        """Start worker ``name`` again (its processes killed first), as run.sh does when a
+        worker exits."""
+        index = next(i for i, (n, *_) in enumerate(WORKERS) if n == name)
+        old = self.processes[index]
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(old.pid, signal.SIGKILL)
+        old.wait(10)
+        _, queues, extra = WORKERS[index]
+        self.processes[index] = self.spawn(name, queues, extra)
+
+    def wait_ready(self, names: list[str], within: float = 60.0) -> None:
+        """Until each worker of ``names`` has said it is ready, as often as it was started."""
+        deadline = time.monotonic() + within
+        while not all((self.folder / f"{n}.log").read_bytes().count(b"ready.") >= self.spawned[n]
+                      for n in names):  # fmt: skip
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the workers did not start; see the logs in {self.folder}")
             time.sleep(0.2)
-        return self
 
     def stop(self) -> None:
         stop_groups(self.processes, grace=30.0)
