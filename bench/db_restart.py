@@ -22,7 +22,6 @@ import argparse
 import os
 import secrets
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -32,13 +31,12 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import OperationalError
-from topology import ServiceWorkers
+from topology import ServiceWorkers, free_port, library_exercise
 
 from grader.config import Settings
 from grader.db import Database
 from grader.migrate import upgrade
-from grader.models import Course, Exercise, GradingRun, RunState, User
-from grader.services.exercise_store import import_library
+from grader.models import Exercise, GradingRun, RunState, User
 from grader.services.queue import Queue
 from grader.services.submissions import submit
 from grader.services.tasks import GRADE_TASK
@@ -49,20 +47,13 @@ CORRECT = (ROOT / "exercises/implementations/alphabeta/correct_fail_hard.py").re
 PG_BIN = Path(os.environ.get("GRADER_BENCH_PG_BIN", "/usr/lib/postgresql/15/bin"))
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 class Cluster:
     """A throwaway PostgreSQL cluster in ``folder``, run as the user postgres when root."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.data = folder / "data"
-        self.port = _free_port()
+        self.port = free_port()
         self.as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
         if self.as_user:
             folder.parent.chmod(0o755)  # mkdtemp's folder: postgres must get through it
@@ -202,14 +193,7 @@ def main() -> None:
             submissions_per_hour=1_000_000,
         )
         database = Database(cluster.url)
-        with database.session() as session:
-            course = Course(title="Restart", join_code=secrets.token_hex(4))
-            session.add(course)
-            session.flush()
-            import_library(session, settings, course)
-            exercise_id = session.scalars(
-                select(Exercise.id).where(Exercise.course_id == course.id, Exercise.slug == SLUG)
-            ).one()
+        exercise_id = library_exercise(database, settings, "Restart", SLUG)
         workers = ServiceWorkers(settings, folder).start()
         for name in ("none", "restart", "outage"):
             results[name] = scenario(name, cluster, database, settings, exercise_id, args)

@@ -37,7 +37,7 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.engine import make_url
-from topology import stop_groups
+from topology import free_port, stop_groups
 from werkzeug.security import generate_password_hash
 
 from grader.config import Settings
@@ -139,7 +139,7 @@ class Service:
         self.settings = Settings(
             env="development", instance_dir=folder, database_url=self.url, redis_url=redis_url
         )
-        self.port = _free_port()
+        self.port = free_port()
         self.processes: list[subprocess.Popen[bytes]] = []
         self.folder = folder
 
@@ -188,15 +188,6 @@ class Service:
         with self.admin.begin() as connection:
             connection.execute(text(f'DROP SCHEMA "{self.schema}" CASCADE'))
         self.admin.dispose()
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def _setup(database: Database, settings: Settings, students: int) -> tuple[int, list[str]]:

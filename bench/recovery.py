@@ -25,7 +25,6 @@ import contextlib
 import os
 import secrets
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -36,13 +35,12 @@ from pathlib import Path
 import redis
 from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.engine import make_url
-from topology import WORKERS, ServiceWorkers
+from topology import WORKERS, ServiceWorkers, free_port, library_exercise
 
 from grader.config import Settings
 from grader.db import Database
 from grader.migrate import upgrade
-from grader.models import Course, Exercise, GradingRun, Membership, RunState, TreeResult, User
-from grader.services.exercise_store import import_library
+from grader.models import Exercise, GradingRun, Membership, RunState, TreeResult, User
 from grader.services.queue import Queue
 from grader.services.submissions import submit
 from grader.services.tasks import GRADE_TASK
@@ -58,18 +56,11 @@ and keeps its worker busy long enough to be killed mid-grading."""
 TIMEOUT = 300.0
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 class RedisServer:
     """redis-server on a free port, keeping nothing on disk."""
 
     def __init__(self) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -256,14 +247,7 @@ def main() -> None:
             submissions_per_hour=1_000_000,
         )
         database = Database(database_url)
-        with database.session() as session:
-            course = Course(title="Recovery", join_code=secrets.token_hex(4))
-            session.add(course)
-            session.flush()
-            import_library(session, settings, course)
-            exercise_id = session.scalars(
-                select(Exercise.id).where(Exercise.course_id == course.id, Exercise.slug == SLUG)
-            ).one()
+        exercise_id = library_exercise(database, settings, "Recovery", SLUG)
         workers = ServiceWorkers(settings, folder).start()
         for name in ("none", "worker-kill", "redis-restart"):
             results[name] = scenario(

@@ -1,18 +1,26 @@
 """The Celery workers as ``scripts/run.sh`` starts them, for the benches that measure the
-service on its own topology: one worker per queue, the slow lane at a lower priority."""
+service on its own topology: one worker per queue, the slow lane at a lower priority; and
+what those benches share to set up (a free port, a course of the library)."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import signal
+import socket
 import subprocess
 import sys
 import time
 from collections import Counter
 from pathlib import Path
 
+from sqlalchemy import select
+
 from grader.config import Settings
+from grader.db import Database
+from grader.models import Course, Exercise
+from grader.services.exercise_store import import_library
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKERS = (
@@ -111,3 +119,23 @@ def _nice_session(pid: int) -> None:
         Path(f"/proc/{pid}/autogroup").write_text("10")
     except OSError as error:
         print(f"the slow lane's session keeps its priority: {error}", file=sys.stderr)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def library_exercise(database: Database, settings: Settings, title: str, slug: str) -> int:
+    """A new course ``title`` with the shipped exercises; the id of its exercise ``slug``."""
+    with database.session() as session:
+        course = Course(title=title, join_code=secrets.token_hex(4))
+        session.add(course)
+        session.flush()
+        import_library(session, settings, course)
+        found: int = session.scalars(
+            select(Exercise.id).where(Exercise.course_id == course.id, Exercise.slug == slug)
+        ).one()
+        return found

@@ -134,12 +134,26 @@ def attempt(session: Session, delivery_id: int, now: datetime | None = None) -> 
     took = utcnow() - began
     ended = now + took  # on the caller's clock, which tests move forward
     changes = _next(delivery, outcome, attempts + 1, ended)
-    owned = _recorded(session, delivery_id, token, began, took, outcome, changes)
+    owned = _recorded(session, _Attempt(delivery_id, token, began, took, outcome, changes))
     if owned is None or changes["state"] != DeliveryState.PENDING:
         return None
     planned = changes["next_attempt_at"]
     assert isinstance(planned, datetime)
     return max(0.0, (planned - ended).total_seconds())
+
+
+@dataclass(frozen=True, slots=True)
+class _Attempt:
+    """One attempt made under a claim, to record: what happened and what comes next."""
+
+    delivery_id: int
+    token: str
+    """The claim's."""
+    began: datetime
+    took: timedelta
+    outcome: DeliveryOutcome
+    changes: dict[str, Any]
+    """The delivery's columns after it (:func:`_next`)."""
 
 
 RECORD_WAITS = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
@@ -148,61 +162,47 @@ within :data:`LEASE` in all, so that the attempt is recorded before another may 
 delivery and send it again (what a PostgreSQL restart during a backlog did)."""
 
 
-def _recorded(
-    session: Session,
-    delivery_id: int,
-    token: str,
-    began: datetime,
-    took: timedelta,
-    outcome: DeliveryOutcome,
-    changes: dict[str, object],
-) -> int | None:
+def _recorded(session: Session, made: _Attempt) -> int | None:
     """Record an attempt's outcome and what comes next (commits), trying again while the
     database is away; the delivery's id, or None when the attempt outlived its claim."""
     for wait in (*RECORD_WAITS, None):
         try:
-            return _record(session, delivery_id, token, began, took, outcome, changes)
+            return _record(session, made)
         except (OperationalError, InterfaceError):
             session.rollback()
             if wait is None:
                 raise
-            log.warning("delivery %s: its attempt is recorded again in %s s", delivery_id, wait)
+            log.warning(
+                "delivery %s: its attempt is recorded again in %s s", made.delivery_id, wait
+            )
             time.sleep(wait)
     raise AssertionError("unreachable")
 
 
-def _record(
-    session: Session,
-    delivery_id: int,
-    token: str,
-    began: datetime,
-    took: timedelta,
-    outcome: DeliveryOutcome,
-    changes: dict[str, object],
-) -> int | None:
+def _record(session: Session, made: _Attempt) -> int | None:
     session.add(
         DeliveryAttempt(
-            delivery_id=delivery_id,
-            at=began,
-            status_code=outcome.status_code,
-            error=outcome.error,
-            duration_ms=int(took.total_seconds() * 1000),
+            delivery_id=made.delivery_id,
+            at=made.began,
+            status_code=made.outcome.status_code,
+            error=made.outcome.error,
+            duration_ms=int(made.took.total_seconds() * 1000),
         )
     )
     owned = session.execute(
         update(Delivery)
-        .where(Delivery.id == delivery_id, Delivery.claimed_by == token)
-        .values(attempts=Delivery.attempts + 1, claimed_by=None, claimed_until=None, **changes)
+        .where(Delivery.id == made.delivery_id, Delivery.claimed_by == made.token)
+        .values(attempts=Delivery.attempts + 1, claimed_by=None, claimed_until=None, **made.changes)
         .returning(Delivery.id)
         .execution_options(synchronize_session=False)
     ).first()
     if owned is None:
         # The attempt outlived its lease and another one claimed the delivery: that one
         # decides what comes next; this one is only counted and logged.
-        log.warning("delivery %s: an attempt outlived its lease (%s)", delivery_id, took)
+        log.warning("delivery %s: an attempt outlived its lease (%s)", made.delivery_id, made.took)
         session.execute(
             update(Delivery)
-            .where(Delivery.id == delivery_id)
+            .where(Delivery.id == made.delivery_id)
             .values(attempts=Delivery.attempts + 1)
             .execution_options(synchronize_session=False)
         )
