@@ -67,6 +67,11 @@ time, so that a busy machine does not send correct submissions to the slow lane.
 FAST_LANE_SECONDS = 1.0
 """Real time a fast-lane run may spend on all the trees of its submission (for searches
 that wait rather than compute)."""
+FAST_LANE_IDLE_SECONDS = 0.2
+"""Real time a fast-lane run's search may spend on one tree neither computing nor waiting
+for a CPU or for the grader (sleeping, blocked): a correct search spends none, and one that
+sleeps leaves the fast lane after this long rather than after its real-time budget. Read
+from the scheduler's accounting, so a busy machine does not count as idleness."""
 FAST_LANE_MEMORY_MB = 64
 """Memory a fast-lane run's search may use (a correct search needs a few megabytes; filling
 the exercise's whole allowance costs a tenth of a second or more of the kernel's time)."""
@@ -218,6 +223,7 @@ def _with_fast_limits(model: Exercise) -> Exercise:
         cpu_seconds=min(limits.cpu_seconds, FAST_LANE_CPU_SECONDS),
         memory_mb=min(limits.memory_mb, FAST_LANE_MEMORY_MB),
         submission_wall_seconds=min(limits.submission_budget, FAST_LANE_SECONDS),
+        idle_seconds=FAST_LANE_IDLE_SECONDS,
     )
     return replace(model, limits=fast)
 

@@ -28,6 +28,10 @@ class Limits:
     """Real time one submission may take over all its trees; None: twice ``wall_seconds``.
     A tree is given what is left of it when that is less than its own wall limit; the
     trees after it are not run."""
+    idle_seconds: float | None = None
+    """Real time one tree's search may spend neither computing, nor waiting for a CPU, nor
+    waiting for the grader's answers (sleeping or blocked); None: no limit but the wall
+    limit. Set by the grader's fast lane only, never by an exercise file."""
 
     @property
     def submission_budget(self) -> float:

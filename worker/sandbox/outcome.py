@@ -119,6 +119,12 @@ def decide(
         return SandboxOutcome(SandboxVerdict.INTERNAL_ERROR, served.message)
     if ending is Ending.CPU_LIMIT:
         return _cpu_limit(limits)
+    if ending is Ending.IDLE:
+        return SandboxOutcome(
+            SandboxVerdict.TIME_LIMIT,
+            f"your code spent more than {limits.idle_seconds:g} s of real time neither "
+            "computing nor waiting for the game (sleeping or blocked)",
+        )
     if ending is Ending.CLOSED and not served.started:
         if served.fresh:
             # It ended while it waited for its job: nothing of the student's had run.

@@ -22,6 +22,7 @@ import dataclasses
 import logging
 import math
 import os
+import threading
 import time
 from typing import TYPE_CHECKING
 
@@ -167,6 +168,8 @@ class Session:
                 bounds=self._bounds(len(host.tree), spec.recursion_limit),
                 cpu_used=lambda: _cpu_seconds(child.pid) - before,
                 cpu_limit=self.limits.cpu_seconds,
+                idle_used=None if self.limits.idle_seconds is None else IdleClock(child.pid),
+                idle_limit=self.limits.idle_seconds or math.inf,
                 fresh=fresh,
             )
             job = encode_job(self.source, self.filename, spec, host.root_token, host.root_facts())
@@ -193,6 +196,41 @@ class Session:
         if bounds.decode_seconds <= self.decode_left:
             return bounds
         return dataclasses.replace(bounds, decode_seconds=max(self.decode_left, 0.0))
+
+
+class IdleClock:
+    """Seconds a child has spent, since this clock was made, neither running, nor waiting
+    for a CPU, nor waiting for the trusted side: sleeping or blocked on its own.
+
+    Read from the kernel's scheduler accounting (``/proc/<pid>/schedstat``: time on a CPU
+    and time waiting in a run queue) for the child and for the thread serving it (made in
+    that thread): real time less what either of them ran or waited to run. While the child
+    waits for an answer, the serving thread is running or waiting to; on a busy machine
+    the child's and the thread's waits for a CPU are theirs, not idleness. Both may count
+    at once (two CPUs), which only makes the figure smaller. Zero when /proc cannot tell."""
+
+    def __init__(self, pid: int) -> None:
+        self._child = f"/proc/{pid}/schedstat"
+        self._server = f"/proc/self/task/{threading.get_native_id()}/schedstat"
+        self._began = time.monotonic()
+        self._busy = self._busy_now()
+
+    def _busy_now(self) -> float | None:
+        try:
+            total = 0
+            for path in (self._child, self._server):
+                with open(path, "rb") as stat:
+                    running, waiting, _ = stat.read().split()
+                total += int(running) + int(waiting)
+            return total / 1e9
+        except (OSError, ValueError):
+            return None
+
+    def __call__(self) -> float:
+        busy, began = self._busy_now(), self._busy
+        if busy is None or began is None:
+            return 0.0
+        return time.monotonic() - self._began - (busy - began)
 
 
 def _cpu_seconds(pid: int) -> float:

@@ -54,6 +54,7 @@ class Ending(StrEnum):
     CLOSED = "closed"
     TIMEOUT = "timeout"
     CPU_LIMIT = "cpu limit"
+    IDLE = "idle"
     VIOLATION = "violation"
     OUTPUT_FLOOD = "output flood"
     FAILURE = "failure"
@@ -97,6 +98,8 @@ class TreeServer:
         bounds: NoteBounds,
         cpu_used: Callable[[], float] | None = None,
         cpu_limit: float = math.inf,
+        idle_used: Callable[[], float] | None = None,
+        idle_limit: float = math.inf,
         fresh: bool = True,
     ) -> None:
         self.host = host
@@ -121,6 +124,10 @@ class TreeServer:
         starts, its failure reports are believed."""
         self.cpu_used = cpu_used
         self.cpu_limit = cpu_limit
+        self.idle_used = idle_used
+        """Seconds the child has spent neither running, nor waiting for a CPU, nor waiting
+        for this loop (see :func:`worker.sandbox.session.IdleClock`), read with its CPU."""
+        self.idle_limit = idle_limit
         self.served = Served(Ending.CLOSED, fresh=fresh)
         self._deadline = 0.0
 
@@ -145,6 +152,7 @@ class TreeServer:
         frames = Unframer()
         deadline = self._deadline
         cpu_used, cpu_limit = self.cpu_used, self.cpu_limit
+        idle_used, idle_limit = self.idle_used, self.idle_limit
         check_at = clock() + CPU_CHECK_SECONDS if cpu_used is not None else math.inf
         while True:
             now = clock()
@@ -155,6 +163,8 @@ class TreeServer:
                 assert cpu_used is not None
                 if cpu_used() >= cpu_limit:
                     raise _Stop(Ending.CPU_LIMIT)
+                if idle_used is not None and idle_used() >= idle_limit:
+                    raise _Stop(Ending.IDLE)
                 check_at = now + CPU_CHECK_SECONDS
             try:
                 # The child often has its next message written by the time its answer is
