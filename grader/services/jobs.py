@@ -104,7 +104,8 @@ def kind_of(name: str) -> JobKind:
 def reap(database: Database, settings: Settings, dispatcher: Dispatcher) -> int:
     """Put back in the queue every job whose task was lost, kind by kind, and send them
     after each kind's commit; how many."""
-    lost = broker_epoch.messages_lost(settings)
+    with database.session() as session:
+        lost = broker_epoch.messages_lost(session, settings)
     reaped = 0
     for kind in KINDS.values():
         finders = [kind.stuck, kind.unstarted if lost else None]

@@ -162,8 +162,9 @@ def test_runs_whose_messages_the_broker_lost_are_sent_again_once(
     client = redis.Redis.from_url(broker.redis_url)
     assert client.llen("grading") == 2
 
-    # The first look of a deployment writes the epoch (and sends the waiting runs again).
+    # The reaper's first look at the broker writes its epoch and sends nothing again.
     jobs.reap(database, broker, queue)
+    assert {run_id: _run(database, run_id).task_id for run_id in run_ids} == first
     client.flushdb()  # Redis restarted without persistence: its messages are gone
     assert jobs.reap(database, broker, queue) >= 2  # the runs, and any analysis waiting
     again = {run_id: _run(database, run_id).task_id for run_id in run_ids}
@@ -186,14 +187,32 @@ def test_runs_whose_messages_the_broker_lost_are_sent_again_once(
 
 
 def test_the_embedded_broker_never_counts_as_having_lost_its_messages(
-    settings: Settings,
+    database: Database, settings: Settings
 ) -> None:
     assert not settings.redis_url
-    assert broker_epoch.messages_lost(settings) is False
+    with database.session() as session:
+        assert broker_epoch.messages_lost(session, settings) is False
 
 
 def test_an_unreachable_broker_is_not_taken_for_one_that_lost_its_messages(
-    settings: Settings,
+    database: Database, settings: Settings
 ) -> None:
     away = replace(settings, redis_url=f"redis://127.0.0.1:1/{secrets.randbelow(16)}")
-    assert broker_epoch.messages_lost(away) is False
+    with database.session() as session:
+        assert broker_epoch.messages_lost(session, away) is False
+
+
+def test_a_broker_given_another_epoch_by_another_service_counts_as_having_lost_ours(
+    database: Database, broker: Settings
+) -> None:
+    """The broker emptied and used by another deployment since: what it holds is not ours."""
+    with database.session() as session:
+        assert broker_epoch.messages_lost(session, broker) is False
+        assert broker_epoch.messages_lost(session, broker) is False
+    client = redis.Redis.from_url(broker.redis_url)
+    client.set(broker_epoch.EPOCH_KEY, "someone else's")
+    with database.session() as session:
+        assert broker_epoch.messages_lost(session, broker) is True
+        assert broker_epoch.messages_lost(session, broker) is False
+    client.flushdb()
+    client.close()

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import redis
 import requests
-from sqlalchemy import create_engine, func, select, text
+from sqlalchemy import create_engine, delete, func, select, text
 from sqlalchemy.engine import make_url
 
 from grader.config import Settings
@@ -35,7 +35,9 @@ from grader.models import (
     RunState,
     User,
 )
+from grader.models.workers import BrokerEpoch
 from grader.services import added_implementations as added
+from grader.services.broker_epoch import broker_name
 from grader.services.exercise_store import import_library
 from grader.services.queue import Queue
 from grader.services.tasks import QUEUES
@@ -267,19 +269,27 @@ def pg_course(pg_url: str, tmp_path_factory: pytest.TempPathFactory) -> Course:
     return course
 
 
-@pytest.fixture
-def flushed_redis(redis_url: str) -> str:
-    redis.Redis.from_url(redis_url).flushdb()
-    return redis_url
+def new_broker(pg_url: str, url: str) -> str:
+    """Redis database ``url`` emptied, and forgotten by the reaper: a new broker to it, not
+    one that lost the messages of the tests before (which the reaper would send again)."""
+    redis.Redis.from_url(url).flushdb()
+    engine = create_engine(pg_url)
+    with engine.begin() as connection:
+        connection.execute(delete(BrokerEpoch).where(BrokerEpoch.broker == broker_name(url)))
+    engine.dispose()
+    return url
 
 
 @pytest.fixture
-def own_redis(redis_url: str) -> str:
+def flushed_redis(pg_url: str, redis_url: str) -> str:
+    return new_broker(pg_url, redis_url)
+
+
+@pytest.fixture
+def own_redis(pg_url: str, redis_url: str) -> str:
     """Another Redis database than the other tests' (emptied): workers of tests running at
     the same time on the shared one would take this test's messages from its queues."""
-    url = make_url_with_db(redis_url, db_below(redis_url, OWN_REDIS_BELOW))
-    redis.Redis.from_url(url).flushdb()
-    return url
+    return new_broker(pg_url, make_url_with_db(redis_url, db_below(redis_url, OWN_REDIS_BELOW)))
 
 
 SERVICE_REDIS_BELOW = 1
@@ -334,8 +344,7 @@ class SharedWorkers:
 def shared_workers(
     pg_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[SharedWorkers]:
-    url = make_url_with_db(redis_url, db_below(redis_url, SERVICE_REDIS_BELOW))
-    redis.Redis.from_url(url).flushdb()
+    url = new_broker(pg_url, make_url_with_db(redis_url, db_below(redis_url, SERVICE_REDIS_BELOW)))
     folder = tmp_path_factory.mktemp("service")
     settings = service_settings(folder / "instance", pg_url, url)
     settings.instance_dir.mkdir()
