@@ -102,6 +102,7 @@ def test_the_grader_services_get_their_settings(services: dict[str, dict[str, An
         assert environment["GRADER_PROXY_HOPS"] == "${GRADER_PROXY_HOPS:-0}"
 
 
+@pytest.mark.slow
 def test_web_serves_the_wsgi_app_on_port_8000(services: dict[str, dict[str, Any]]) -> None:
     argv = command(services["web"])
     assert argv[0] == "gunicorn"

@@ -111,6 +111,7 @@ def test_guessing_one_account_stops_there_while_others_at_the_same_address_sign_
 # -- per address, failures naming no account --
 
 
+@pytest.mark.slow
 def test_made_up_addresses_from_one_network_lock_none_of_its_people_out(
     app: Flask, make_user: UserFactory
 ) -> None:
@@ -166,6 +167,7 @@ def test_many_failures_on_real_accounts_from_one_address_stop_every_sign_in_ther
     assert sign_in(app.test_client(), student.email, PASSWORD, "10.9.9.9") == 302
 
 
+@pytest.mark.slow
 def test_made_up_addresses_past_their_budget_do_not_count_towards_it(
     settings: Settings, database: Database, make_user: UserFactory
 ) -> None:

@@ -34,6 +34,7 @@ def test_migrations_from_empty_match_the_models(tmp_path: Path) -> None:
     assert set(Base.metadata.tables) <= tables
 
 
+@pytest.mark.slow
 def test_downgrade_to_empty_and_up_again(tmp_path: Path) -> None:
     from alembic import command
 

@@ -197,6 +197,7 @@ def test_a_reports_diagnosis_is_kept_in_its_document_and_reads_back(backend: Bac
     assert "diagnosis" not in (stored_report(backend.database, other) or {})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fresh_url", ["sqlite", "postgresql"], indirect=True)
 def test_the_migration_moves_old_reports_and_back(fresh_url: str, settings: Settings) -> None:
     upgrade(fresh_url)

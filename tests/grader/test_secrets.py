@@ -140,6 +140,7 @@ def stop(process: subprocess.Popen[bytes]) -> None:
         process.wait(10)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", [None, "k" * 31], ids=["unset", "31 bytes"])
 def test_a_celery_worker_with_a_weak_key_exits_at_start_saying_why(
     tmp_path: Path, key: str | None
@@ -155,6 +156,7 @@ def test_a_celery_worker_with_a_weak_key_exits_at_start_saying_why(
     assert "ready." not in output
 
 
+@pytest.mark.slow
 def test_a_celery_worker_with_a_strong_key_starts(tmp_path: Path) -> None:
     process, log = start_worker(tmp_path, STRONG)
     try:

@@ -142,6 +142,7 @@ def test_a_flood_of_notes_on_one_tree_is_a_violation() -> None:
     assert cpu < 2.0
 
 
+@pytest.mark.slow
 def test_the_cpu_time_spent_reading_notes_is_bounded() -> None:
     # The longest values an honest child sends (two 1,024-bit integers and 80 characters
     # of shown text), three to a note, on a tree large enough that the count of notes
@@ -205,6 +206,7 @@ def notes_of(events: list[object]) -> tuple[int, int]:
     return notes, most
 
 
+@pytest.mark.slow
 def test_the_librarys_searches_stay_far_within_the_bounds() -> None:
     # Honest searches, right or wrong (searching children twice, never pruning, ...), on
     # every exercise's public trees and the first hidden-tree candidates.

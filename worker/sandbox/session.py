@@ -177,12 +177,16 @@ class Session:
             self.decode_left -= tree_server.decode_seconds
         finally:
             if served.ending is not Ending.REPORTED:
+                # The CPU time the limit was checked against (the scheduler's), read while
+                # the child is there: what its exit reports (rusage) may count less.
+                seen = _cpu_seconds(child.pid)
                 grace = _CLOSE_GRACE if served.ending is Ending.CLOSED else 0.0
                 ended = self._let_go(release=False, grace=grace)
         budget_cut = deadline < own
         if served.ending is not Ending.REPORTED:
             assert ended is not None
-            ended = dataclasses.replace(ended, cpu_seconds=ended.cpu_seconds - before)
+            cpu = max(ended.cpu_seconds, seen) - before
+            ended = dataclasses.replace(ended, cpu_seconds=cpu)
             return served, ended, budget_cut
         usage = process_usage(child.pid)
         if usage is None:  # it reported, then ended: it cannot take another tree

@@ -252,6 +252,7 @@ def test_the_reaper_sends_again_an_analysis_never_sent_or_whose_worker_was_lost(
         assert stuck_analyses(session, settings) == []  # queued again just now
 
 
+@pytest.mark.slow
 def test_a_version_without_an_analysis_is_shown_as_prepared_and_the_reaper_makes_it(
     app: Flask, database: Database, settings: Settings, course: Course, make_user: UserFactory
 ) -> None:

@@ -12,6 +12,7 @@ import threading
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
@@ -53,6 +54,7 @@ def launch_elsewhere(settings: Settings, form: dict[str, str], cookies: dict[str
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_a_launch_replayed_to_another_web_process_is_refused(
     client: FlaskClient,
     settings: Settings,
@@ -76,6 +78,7 @@ def test_a_launch_replayed_to_another_web_process_is_refused(
     assert people(database) == (1, 1)
 
 
+@pytest.mark.slow
 def test_the_first_launch_in_another_process_is_accepted(
     client: FlaskClient,
     settings: Settings,

@@ -85,6 +85,7 @@ def test_marked_lines_say_why_in_words_not_colour_alone() -> None:
     assert '<span class="mark-note">runtime error: &lt;oops&gt;</span>' in line.group(2)
 
 
+@pytest.mark.slow
 def test_a_source_past_the_shown_length_is_cut_saying_so() -> None:
     html = str(render_source("x = 1\n" * 100_000))
     assert "The rest of the file is not shown." in html
