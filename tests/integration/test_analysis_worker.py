@@ -38,6 +38,10 @@ trees:
     game: {name: tictactoe}
 """
 TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
+ANSWERS_WITHIN = 5.0
+"""Seconds a page may take while a worker analyses: on a quiet machine well under one; on
+one whose every CPU is taken (the suite beside CPU burners), a few; the analysis of the
+whole game takes far longer, so a page that waited for it would fail."""
 
 
 @pytest.mark.parametrize(
@@ -87,7 +91,8 @@ def test_a_game_is_analysed_by_a_worker_while_the_pages_answer_at_once(
     took = time.monotonic() - began
 
     assert uploaded.status_code == 302, uploaded.text
-    assert took < 1.0, f"the upload took {took:.2f} s"
+    # "At once": seconds at most on a busy machine, against the analysis's many.
+    assert took < ANSWERS_WITHIN, f"the upload took {took:.2f} s"
     preview = base + uploaded.headers["Location"]
     page = browser.get(preview, timeout=5).text
     assert "Analysing this version" in page and "<progress" in page
@@ -97,7 +102,7 @@ def test_a_game_is_analysed_by_a_worker_while_the_pages_answer_at_once(
     while time.monotonic() < deadline:
         asked = time.monotonic()
         status = browser.get(preview + "/analysis", timeout=5).json()
-        assert time.monotonic() - asked < 1.0
+        assert time.monotonic() - asked < ANSWERS_WITHIN
         stages.append(str(status["stage"]))
         if status["state"] in ("done", "failed"):
             break
@@ -107,7 +112,7 @@ def test_a_game_is_analysed_by_a_worker_while_the_pages_answer_at_once(
     assert status["state"] == "done", status
     asked = time.monotonic()
     page = html.unescape(browser.get(preview, timeout=5).text)
-    assert time.monotonic() - asked < 1.0
+    assert time.monotonic() - asked < ANSWERS_WITHIN
     for words in shown:
         assert words in page, words
     assert "WORKER TIMEOUT" not in log.read_text(errors="replace")

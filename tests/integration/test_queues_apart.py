@@ -220,5 +220,7 @@ def _reaped_behind_the_backlog(
         exposition = render_metrics(session, settings)[0].decode()
     assert sample(exposition, "grader_broker_up") == 1
     assert sample(exposition, "grader_queue_depth", 'queue="grading"') == 301
-    assert sample(exposition, "grader_queue_depth", 'queue="maintenance"') <= 2
+    # The reaper's own queue holds at most the few rounds the beat sent while the worker
+    # was busy (every second here; more on a busy machine), not the grading backlog.
+    assert sample(exposition, "grader_queue_depth", 'queue="maintenance"') < 30
     assert sample(exposition, "grader_oldest_queued_run_seconds") >= 290

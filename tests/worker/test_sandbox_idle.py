@@ -86,9 +86,18 @@ def test_a_correct_search_on_a_busy_machine_is_not_idle(busy_cpus: None) -> None
 
 
 def test_an_idle_clock_counts_a_sleeping_process_and_not_a_spinning_one() -> None:
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(2)"])
-    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    # Each says when its start (CPU, and waits for one on a busy machine) is over.
+    sleeper = subprocess.Popen(
+        [sys.executable, "-c", "import time; print(flush=True); time.sleep(5)"],
+        stdout=subprocess.PIPE,
+    )
+    spinner = subprocess.Popen(
+        [sys.executable, "-c", "print(flush=True)\nwhile True: pass"], stdout=subprocess.PIPE
+    )
     try:
+        for process in (sleeper, spinner):
+            assert process.stdout is not None
+            process.stdout.readline()
         asleep, spinning = IdleClock(sleeper.pid), IdleClock(spinner.pid)
         time.sleep(0.5)
         assert asleep() > 0.3
