@@ -12,35 +12,22 @@ from pathlib import Path
 
 import pytest
 import redis
-from sqlalchemy import select
 
 from grader.config import Settings
 from grader.db import Database
-from grader.models import Course, Exercise, GradingRun, RunState, utcnow
+from grader.models import Course, GradingRun, RunState, utcnow
 from grader.services import broker_epoch, jobs, workers
 from grader.services.queue import Queue
 from grader.services.runs import mark_sent, start_run, stuck_runs
-from grader.services.submissions import submit
 from tests.grader.conftest import SentAfterCommit, UserFactory
-
-SOURCE = (
-    Path(__file__).resolve().parents[2] / "exercises/implementations/alphabeta/correct_fail_hard.py"
-).read_text()
+from tests.grader.test_runs import _submit as submit_from_library
 
 
 def _queued_run(
     database: Database, settings: Settings, course: Course, make_user: UserFactory
 ) -> int:
-    student = make_user(course=course)
-    with database.session() as session:
-        exercise = session.scalars(
-            select(Exercise).where(
-                Exercise.course_id == course.id, Exercise.slug == "aima-fig5.2-alphabeta"
-            )
-        ).one()
-        run = submit(session, settings, student, exercise, "a.py", SOURCE).runs[0]
-        session.flush()
-        return run.id
+    """A correct alpha-beta's run, queued (by a new student)."""
+    return submit_from_library(database, settings, course, make_user, "correct_fail_hard.py")[1]
 
 
 def _run(database: Database, run_id: int) -> GradingRun:
