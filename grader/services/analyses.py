@@ -497,6 +497,16 @@ def result_for(
     return row, stored_result(session, row)
 
 
+def under_way(session: Session, version_id: int) -> bool:
+    """Whether a version's analysis is still to come: queued, running, to be made again in
+    its current form, or not made yet (the reaper makes it). False once it is done or has
+    failed."""
+    found = analysis_of(session, version_id)
+    if found is None or not _current(found):
+        return True
+    return found.state in (AnalysisState.QUEUED, AnalysisState.RUNNING)
+
+
 def shown(session: Session, version: ExerciseVersion) -> VersionAnalysis:
     """A version's analysis row, or, when it has none or one of an older form, a queued one
     that is not stored: a page read never writes nor sends (the reaper makes the missing

@@ -123,6 +123,7 @@ def _review_page(
         clear_form=clear_form or ClearOverrideForm(formdata=None),
         error=error,
         code_title=f"{student.name if student else 'The student'}'s code",
+        live_updates=False,  # the grade panel replaces the student's live status
     )
     return page, status
 

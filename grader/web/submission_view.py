@@ -7,10 +7,18 @@ from __future__ import annotations
 from typing import Any
 
 from flask import url_for
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from grader.config import Settings
-from grader.models import Exercise, ExerciseVersion, RunState, Submission
+from grader.models import (
+    Exercise,
+    ExerciseVersion,
+    GradingRun,
+    RunState,
+    Submission,
+    TreeResult,
+)
 from grader.services import analyses
 from grader.services.exercise_store import outline_version
 from grader.services.results import load_report
@@ -40,7 +48,7 @@ def feedback_parts(
 ) -> dict[str, Any]:
     """The template's values for ``submission``'s code and feedback: ``submission``,
     ``exercise``, ``run``, ``finished``, ``report``, ``views``, ``verdicts``,
-    ``source_listing``, ``source_marks``, ``format_value``."""
+    ``source_listing``, ``source_marks``, ``format_value``, ``drawings_pending``."""
     run = submission.latest_run
     views: list[TreeView] = []
     model = None
@@ -58,6 +66,8 @@ def feedback_parts(
         views = tree_views(report, trees)
     finished = run is not None and run.state in FINISHED
     marks = report_marks(report if finished else None, submission.source)
+    drawn = {view.name for view in views if view.tree is not None}
+    undrawn = any(not view.hidden and view.name not in drawn for view in views)
     return {
         "submission": submission,
         "exercise": exercise,
@@ -69,7 +79,23 @@ def feedback_parts(
         "source_listing": render_source(submission.source, marks),
         "source_marks": marks,
         "format_value": format_value,
+        # A public tree not drawn yet because its version's analysis is under way: the page
+        # says so and reloads once it is done.
+        "drawings_pending": undrawn and run is not None and drawings_pending(session, run),
     }
+
+
+def drawings_pending(session: Session, run: GradingRun) -> bool:
+    """Whether ``run`` is graded with public trees that its version's analysis, still under
+    way, will draw (the page polls until it is done)."""
+    if run.state != RunState.GRADED:
+        return False
+    public = session.scalar(
+        select(func.count())
+        .select_from(TreeResult)
+        .where(TreeResult.run_id == run.id, TreeResult.hidden.is_(False))
+    )
+    return bool(public) and analyses.under_way(session, run.exercise_version_id)
 
 
 def status_document(submission: Submission) -> dict[str, Any]:
@@ -88,4 +114,5 @@ def status_document(submission: Submission) -> dict[str, Any]:
         "score": run.score,
         "max_score": run.max_score,
         "feedback_url": url if finished else None,
+        "drawings_pending": finished and drawings_pending(db_session(), run),
     }

@@ -6,6 +6,7 @@ them. ``GRADER_TEST_DATABASE_URL`` / ``GRADER_TEST_REDIS_URL`` (set by the test 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import secrets
 import signal
@@ -13,6 +14,7 @@ import socket
 import subprocess
 import sys
 import time
+import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +49,25 @@ from tests.worker.added_sources import SLUG as ADDED_SLUG
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DATABASE = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/15"
+
+
+@pytest.fixture(autouse=True)
+def no_unhandled_errors(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """Fail the test when an app it served in-process answered a request with an unhandled
+    error (a 500 page): its exception first, so that a browser test that waited in vain
+    for a page says why in its summary line, and its traceback after."""
+    yield
+    raised = [
+        record
+        for record in caplog.get_records("call")
+        if record.name == "grader.web.errors" and record.levelno >= logging.ERROR
+    ]
+    if raised:
+        first = raised[0]
+        kind, error = (first.exc_info or (None, None, None))[:2]
+        named = "?" if kind is None else f"{kind.__name__}: {error}"
+        trace = "".join(traceback.format_exception(*first.exc_info)) if first.exc_info else ""
+        pytest.fail(f"{first.getMessage()}: {named}\n{trace}", pytrace=False)
 
 
 def _database_url() -> str:

@@ -52,9 +52,11 @@ def browser() -> Iterator[WebDriver]:
 
 
 def _editor_text(driver: WebDriver) -> str:
-    """The editor's text as its lines show it."""
-    lines = driver.find_elements(By.CSS_SELECTOR, f"{CONTENT} .cm-line")
-    return "\n".join(line.text for line in lines)
+    """The editor's text as its lines show it, read in one step: the editor redraws its
+    lines as it likes, so elements found in one call may be gone by the next."""
+    script = "return Array.from(document.querySelectorAll(arguments[0]), l => l.innerText);"
+    lines = driver.execute_script(script, f"{CONTENT} .cm-line")
+    return "\n".join(line.rstrip("\n") for line in lines)
 
 
 def _type_source(driver: WebDriver, source: str) -> None:
