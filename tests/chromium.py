@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import shutil
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 from werkzeug.serving import make_server
 
+from tests.failures import failed
 from tests.servers import running
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,6 +44,8 @@ def _launch(width: int, height: int) -> WebDriver:
                  f"--window-size={width},{height}", "--force-device-scale-factor=1"]  # fmt: skip
     for argument in arguments:
         options.add_argument(argument)
+    # The console's messages, for get_log("browser") (a test that checks it sees its own).
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.implicitly_wait(0)
     return driver
@@ -67,14 +71,19 @@ def quit_kept() -> None:
 
 
 @contextmanager
-def chromium(width: int = 1280, height: int = 900) -> Iterator[WebDriver]:
+def chromium(
+    width: int = 1280, height: int = 900, *, request: pytest.FixtureRequest | None = None
+) -> Iterator[WebDriver]:
     """A headless Chromium with a window of ``width`` x ``height`` CSS pixels, on a blank
-    page without cookies: the module's kept one (started by its first test), or a new one
-    when a test asks for a second at once."""
+    page without cookies and with an empty console log: the module's kept one (started by
+    its first test), or a new one when a test asks for a second at once. When the test of
+    fixture ``request`` failed, the browser's last page is kept (:func:`keep_last_page`)."""
     if _kept.held:
         driver = _launch(width, height)
         try:
             yield _sized(driver, width, height)
+            if request is not None and failed(request):
+                keep_last_page(driver, request.node.name)
         finally:
             driver.quit()
         return
@@ -88,7 +97,10 @@ def chromium(width: int = 1280, height: int = 900) -> Iterator[WebDriver]:
         # of the same host, where the last one's session cookie would be sent.
         driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
         driver.set_window_size(width, height)
+        driver.get_log("browser")  # the last test's console messages, dropped
         yield _sized(driver, width, height)
+        if request is not None and failed(request):
+            keep_last_page(driver, request.node.name)
     except BaseException:
         # Whatever went wrong may have left the browser unusable: the next test gets a new one.
         _kept.driver = None
@@ -96,6 +108,16 @@ def chromium(width: int = 1280, height: int = 900) -> Iterator[WebDriver]:
         raise
     finally:
         _kept.held = False
+
+
+def keep_last_page(driver: WebDriver, test: str) -> None:
+    """What the browser showed when ``test`` gave up: ``artifacts/browser/failed-<test>``,
+    a screenshot and the page's source, named on standard error."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    stem = ARTIFACTS / f"failed-{test}"
+    driver.save_screenshot(f"{stem}.png")
+    stem.with_suffix(".html").write_text(driver.page_source, encoding="utf-8")
+    sys.stderr.write(f"the browser's last page, {driver.current_url}, is kept in {stem}.png\n")
 
 
 def _sized(driver: WebDriver, width: int, height: int) -> WebDriver:

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import settings
 
 from reference.report import Report
+from tests.failures import FAILED
 from tests.strategies import QUICK, examples
 
 # Speed is measured by the benches, not by timed tests: Hypothesis' per-example deadline
@@ -36,6 +37,16 @@ def reports_follow_their_schema(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(Report, "to_json", checked)
     return
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[Any]:
+    """Whether the test itself failed, kept on its item (``FAILED``) for the fixtures that
+    keep evidence of a failure when they end (tests/chromium.py: the browser's last page)."""
+    report = yield
+    if report.when == "call":
+        item.stash[FAILED] = report.failed
+    return report
 
 
 @pytest.fixture(scope="module", autouse=True)

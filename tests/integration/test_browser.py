@@ -5,13 +5,10 @@ Screenshots go to ``artifacts/browser/``."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions
@@ -22,31 +19,20 @@ from werkzeug.serving import make_server
 from grader.db import Database
 from grader.models import Course, Membership, User
 from grader.web import create_app
+from tests.chromium import ARTIFACTS, chromium
 from tests.integration.conftest import ROOT, SharedWorkers, exercise_of
 from tests.servers import running
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser]
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 LIBRARY = ROOT / "exercises" / "implementations" / "alphabeta"
-ARTIFACTS = ROOT / "artifacts" / "browser"
 PASSWORD = "a browser's password"
 
 
 @pytest.fixture
-def browser() -> Iterator[WebDriver]:
-    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-        pytest.fail("Chromium and ChromeDriver are missing: ./scripts/test.sh installs them")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                     "--window-size=1400,1800"):  # fmt: skip
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.implicitly_wait(0)
-    yield driver
-    driver.quit()
+def browser(request: pytest.FixtureRequest) -> Iterator[WebDriver]:
+    with chromium(1400, 1800, request=request) as driver:
+        yield driver
 
 
 @pytest.fixture

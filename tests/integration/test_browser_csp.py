@@ -10,11 +10,8 @@ import logging
 import re
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions
@@ -27,10 +24,9 @@ from grader.lms import integrations
 from grader.models import Course, ExerciseVersion, Membership, Role, User
 from grader.models.integrations import Delivery, DeliveryKind, DeliveryState
 from grader.web.security import CSP
+from tests.chromium import chromium
 from tests.integration.test_browser import (
     ARTIFACTS,
-    CHROMEDRIVER,
-    CHROMIUM,
     LIBRARY,
     PASSWORD,
     site,
@@ -65,20 +61,9 @@ def reports() -> Iterator[Reports]:
 
 
 @pytest.fixture
-def console_browser() -> Iterator[WebDriver]:
-    """Chromium as in test_browser.py, keeping its console messages for get_log."""
-    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-        pytest.fail("Chromium and ChromeDriver are missing: ./scripts/test.sh installs them")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                     "--window-size=1400,1800"):  # fmt: skip
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.implicitly_wait(0)
-    yield driver
-    driver.quit()
+def console_browser(request: pytest.FixtureRequest) -> Iterator[WebDriver]:
+    with chromium(1400, 1800, request=request) as driver:
+        yield driver
 
 
 class Tour:

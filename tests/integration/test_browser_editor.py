@@ -8,21 +8,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
+from tests.chromium import chromium
 from tests.integration.test_browser import (  # noqa: F401  (site: a fixture)
     ARTIFACTS,
-    CHROMEDRIVER,
-    CHROMIUM,
     LIBRARY,
     PASSWORD,
     site,
@@ -35,20 +31,9 @@ CONTENT = "form.editor-form .cm-content"
 
 
 @pytest.fixture
-def browser() -> Iterator[WebDriver]:
-    """Chromium as in test_browser.py, keeping its console messages for get_log."""
-    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-        pytest.fail("Chromium and ChromeDriver are missing: ./scripts/test.sh installs them")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                     "--window-size=1400,1800"):  # fmt: skip
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.implicitly_wait(0)
-    yield driver
-    driver.quit()
+def browser(request: pytest.FixtureRequest) -> Iterator[WebDriver]:
+    with chromium(1400, 1800, request=request) as driver:
+        yield driver
 
 
 def _editor_text(driver: WebDriver) -> str:

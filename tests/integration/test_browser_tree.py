@@ -17,8 +17,6 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -30,7 +28,7 @@ from werkzeug.serving import make_server
 from grader.config import Settings
 from grader.db import Database
 from grader.models import Course, Exercise, User
-from tests.chromium import axe_violations
+from tests.chromium import axe_violations, chromium, sign_in
 from tests.grader.conftest import (
     PASSWORD,
     app,
@@ -47,8 +45,6 @@ from tests.servers import running
 pytestmark = [pytest.mark.integration, pytest.mark.browser]
 __all__ = ["app", "course", "database", "make_user", "migrated_template"]  # shared fixtures
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 LIBRARY = ROOT / "exercises" / "implementations"
 ARTIFACTS = ROOT / "artifacts" / "browser"
 SHIPPED = ("aima-fig5.2-alphabeta", "grundy-7-minimax", "expectimax-dice")
@@ -187,23 +183,10 @@ def site(app: Flask, database: Database, course: Course, make_user: Any) -> Iter
 
 
 @pytest.fixture
-def browser(site: Site) -> Iterator[WebDriver]:
-    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-        pytest.fail("Chromium and ChromeDriver are missing: ./scripts/test.sh installs them")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                     "--window-size=1400,1100"):  # fmt: skip
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.implicitly_wait(0)
-    driver.get(f"{site.base}/login")
-    driver.find_element(By.ID, "email").send_keys(site.student.email)
-    driver.find_element(By.ID, "password").send_keys(PASSWORD)
-    driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
-    WebDriverWait(driver, 10).until(expected_conditions.url_to_be(f"{site.base}/"))
-    yield driver
-    driver.quit()
+def browser(request: pytest.FixtureRequest, site: Site) -> Iterator[WebDriver]:
+    with chromium(1400, 1100, request=request) as driver:
+        sign_in(driver, site.base, site.student.email, PASSWORD)
+        yield driver
 
 
 def graded_page(site: Site, slug: str, solution: Path) -> str:
