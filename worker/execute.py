@@ -18,11 +18,13 @@ again, the outbound deliveries of a finished run) are sent after that commit, by
 session's own hook, never before it and never after a rollback.
 
 A run in the fast lane is graded with at most ``FAST_LANE_CPU_SECONDS`` of CPU time per
-tree, ``FAST_LANE_MEMORY_MB`` of memory and ``FAST_LANE_SECONDS`` of real time for the
-whole submission. When its submission hits a limit of time or memory there, it gets no
-verdict: it goes to the slow lane, where it is graded again with the exercise's own
-limits. A correct submission needs a few milliseconds of CPU per tree, so this is rare for
-them, and the slow or hostile ones hold a fast-lane worker for a short while only.
+tree, ``FAST_LANE_MEMORY_MB`` of memory, ``FAST_LANE_IDLE_SECONDS`` of real time spent
+neither computing nor waiting (sleeping, blocked) per tree and ``FAST_LANE_SECONDS`` of
+real time for the whole submission. When its submission hits a limit of time or memory
+there, it gets no verdict: it goes to the slow lane, where it is graded again with the
+exercise's own limits (and ``SLOW_LANE_IDLE_SECONDS`` of idleness per tree). A correct
+submission needs a few milliseconds of CPU per tree, so this is rare for them, and the slow
+or hostile ones hold a fast-lane worker for a short while only.
 """
 
 from __future__ import annotations
@@ -72,6 +74,9 @@ FAST_LANE_IDLE_SECONDS = 0.2
 for a CPU or for the grader (sleeping, blocked): a correct search spends none, and one that
 sleeps leaves the fast lane after this long rather than after its real-time budget. Read
 from the scheduler's accounting, so a busy machine does not count as idleness."""
+SLOW_LANE_IDLE_SECONDS = 2.0
+"""The same for a slow-lane run: a search that sleeps or blocks holds one of the slow lane's
+few slots (as many as CPUs) for this long, not for the exercise's wall limit."""
 FAST_LANE_MEMORY_MB = 64
 """Memory a fast-lane run's search may use (a correct search needs a few megabytes; filling
 the exercise's whole allowance costs a tenth of a second or more of the kernel's time)."""
@@ -143,8 +148,7 @@ def _grade_and_store(database: Database, settings: Settings, job: Job) -> str:
     try:
         model = load_version(settings, job.slug, job.version)
         added = _added(database, job.version, model, options, budget)
-        if job.fast:
-            model = _fast_lane(model, job.source, options)
+        model = _fast_lane(model, job.source, options) if job.fast else _slow_lane(model)
         report = grade(
             model,
             job.source,
@@ -214,6 +218,18 @@ def _fast_lane(model: Exercise, source: str, options: SandboxOptions) -> Exercis
 
 
 _fast_models: IdentityCache[Exercise] = IdentityCache(64)
+
+
+def _slow_lane(model: Exercise) -> Exercise:
+    """``model`` with the slow lane's idle limit (the exercise's own limits otherwise)."""
+    return _slow_models.get(lambda: _with_slow_limits(model), model)
+
+
+_slow_models: IdentityCache[Exercise] = IdentityCache(64)
+
+
+def _with_slow_limits(model: Exercise) -> Exercise:
+    return replace(model, limits=replace(model.limits, idle_seconds=SLOW_LANE_IDLE_SECONDS))
 
 
 def _with_fast_limits(model: Exercise) -> Exercise:

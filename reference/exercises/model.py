@@ -31,7 +31,8 @@ class Limits:
     idle_seconds: float | None = None
     """Real time one tree's search may spend neither computing, nor waiting for a CPU, nor
     waiting for the grader's answers (sleeping or blocked); None: no limit but the wall
-    limit. Set by the grader's fast lane only, never by an exercise file."""
+    limit. Set by the grader's lanes (a fraction of a second in the fast one, seconds in the
+    slow one), never by an exercise file."""
 
     @property
     def submission_budget(self) -> float:

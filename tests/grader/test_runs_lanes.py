@@ -4,11 +4,13 @@ keeps its first ``queued_at``; each kind of task goes to a queue of its own."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 
 from grader.config import Settings
@@ -21,7 +23,7 @@ from grader.services.submissions import submit
 from grader.services.tasks import DELIVER_TASK, GRADE_TASK, REAP_TASK, SWEEP_TASK
 from tests.grader.conftest import SentAfterCommit, UserFactory, stored_report
 from worker.celery_app import app as celery_app
-from worker.execute import execute_run
+from worker.execute import FAST_LANE_IDLE_SECONDS, SLOW_LANE_IDLE_SECONDS, execute_run
 
 LIBRARY = Path(__file__).resolve().parents[2] / "exercises" / "implementations" / "alphabeta"
 CORRECT = (LIBRARY / "correct_fail_hard.py").read_text()
@@ -94,6 +96,38 @@ def test_a_spinning_submission_moves_to_the_slow_lane_and_a_correct_one_stays_fa
     assert report is not None
     assert report["cases"][0]["verdict"] == "time_limit"
     assert "1 s" not in (slow.message or "")
+
+
+SLEEPS = """import time
+
+
+def max_value(game, state, alpha, beta):
+    time.sleep(30)
+    return 0
+
+
+def min_value(game, state, alpha, beta):
+    return max_value(game, state, alpha, beta)
+"""
+
+
+@pytest.mark.slow  # a few seconds of sleeping searches
+def test_a_sleeping_submission_holds_each_lane_for_its_idle_limit_only(
+    database: Database, settings: Settings, course: Course, make_user: UserFactory
+) -> None:
+    sleeping = _submit(database, settings, course, make_user(course=course), SLEEPS)
+    began = time.monotonic()
+    # Eager tasks: moved to the slow lane after the fast lane's idle limit, graded there.
+    assert execute_run(database, settings, sleeping, worker="w", task_id="t") == "slow lane"
+    took = time.monotonic() - began
+    slow = _run(database, sleeping)
+    assert (slow.lane, slow.state, slow.verdict) == ("slow", "graded", "time_limit")
+    assert f"more than {SLOW_LANE_IDLE_SECONDS:g} s of real time neither computing" in (
+        slow.message or ""
+    )
+    # One tree stopped in each lane (the trees after a limit are not run): far less than
+    # the exercise's 10 s wall limit, let alone the 30 s sleep.
+    assert took < FAST_LANE_IDLE_SECONDS + SLOW_LANE_IDLE_SECONDS + 5
 
 
 def test_a_requeued_run_keeps_its_first_queued_at(
