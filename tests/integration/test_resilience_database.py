@@ -1,7 +1,8 @@
-"""A database that goes away does not lose runs: a worker that cannot reach it tries the
-task again later (backoff with jitter) instead of acknowledging it as failed, and grades
-the run once the database is back, without waiting for the reaper (a real Celery worker,
-Redis, and PostgreSQL behind a proxy this test cuts)."""
+"""A database that goes away loses nothing: a worker that cannot reach it tries the task
+again later (backoff with jitter) instead of acknowledging it as failed, and grades the run
+once the database is back, without waiting for the reaper; a webhook cut off half-way is
+taken again by the LMS's retry (a real Celery worker, Redis, and PostgreSQL behind a proxy
+this test cuts)."""
 
 from __future__ import annotations
 
@@ -13,15 +14,19 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlalchemy import event, func, select
 from sqlalchemy.engine import make_url
 
 from grader.db import Database
-from grader.models import Course, GradingRun, RunState, User
+from grader.models import Course, GradingRun, LmsSubmission, RunState, User, WebhookReceipt
 from grader.services.queue import Queue
 from grader.services.submissions import submit
 from grader.services.tasks import GRADE_TASK
+from grader.web import create_app
+from tests.grader.lms import make_lms, problem
 from tests.integration.conftest import (
     ROOT,
     Worker,
@@ -154,4 +159,57 @@ def test_a_run_sent_while_the_database_is_away_is_graded_once_it_is_back(
             assert (run.state, run.verdict, run.claims) == (RunState.GRADED, "passed", 1)
     # Retries back off to 10 s at most (with jitter): well before the reaper's 900 s.
     assert back < 60, f"graded {back:.0f} s after the database came back"
+    database.engine.dispose()
+
+
+def test_a_webhook_cut_off_between_its_receipt_and_its_submission_is_taken_again(
+    pg_url: str, own_redis: str, pg_course: Course, tmp_path: Path, proxy: Proxy
+) -> None:
+    """The database goes away (every connection dropped, new ones refused for a second, as
+    while PostgreSQL restarts) after the webhook's receipt is written and before its
+    submission is: the LMS gets a 503, and its retry with the same webhook-id, once the
+    database is back, is accepted as the first would have been: one submission, one
+    receipt, and the same answer to every later retry (not 409 key-in-flight)."""
+    through_proxy = make_url(pg_url).set(host="127.0.0.1", port=proxy.port)
+    settings = service_settings(
+        tmp_path, through_proxy.render_as_string(hide_password=False), own_redis
+    )
+    app_database = Database(settings.database_url)
+    database = Database(pg_url)
+    lms = make_lms(create_app(settings, app_database).test_client(), database, pg_course)
+    cut: list[float] = []
+
+    def restart_at_the_submission(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if not cut and statement.lstrip().upper().startswith("INSERT INTO SUBMISSIONS"):
+            cut.append(time.monotonic())
+            proxy.cut()
+            threading.Timer(1.0, proxy.restore).start()
+
+    event.listen(app_database.engine, "before_cursor_execute", restart_at_the_submission)
+    try:
+        failed = lms.post(message_id="msg_cut")
+        assert cut, "the database was not cut"
+        problem(failed, 503)
+        assert int(failed.headers["Retry-After"]) > 0
+        time.sleep(max(0.0, cut[0] + 1.5 - time.monotonic()))  # the LMS retries later
+        again = lms.post(message_id="msg_cut")
+        assert again.status_code == 202, again.get_data(as_text=True)
+        replayed = lms.post(message_id="msg_cut")
+        assert replayed.status_code == 202
+        assert replayed.get_json()["submission_id"] == again.get_json()["submission_id"]
+    finally:
+        event.remove(app_database.engine, "before_cursor_execute", restart_at_the_submission)
+        app_database.engine.dispose()
+    with database.session() as session:
+        ours = (
+            select(func.count())
+            .select_from(LmsSubmission)
+            .where(LmsSubmission.integration_id == lms.integration_id)
+        )
+        receipts = (
+            select(func.count())
+            .select_from(WebhookReceipt)
+            .where(WebhookReceipt.integration_id == lms.integration_id)
+        )
+        assert (session.scalar(ours), session.scalar(receipts)) == (1, 1)
     database.engine.dispose()
