@@ -1,10 +1,13 @@
-"""The idle limit (the fast lane's): a search that sleeps is stopped after that much real
-time spent neither computing nor waiting, while a correct search on a machine whose CPUs
-are all taken is not mistaken for an idle one (its waits for a CPU and for the grader's
-answers are read from the scheduler's accounting)."""
+"""The scheduler's accounting in the sandbox: the idle limit (the lanes'): a search that
+sleeps is stopped after that much real time spent neither computing nor waiting, while a
+correct search on a machine whose CPUs are all taken is not mistaken for an idle one (its
+waits for a CPU and for the grader's answers are read from the scheduler's accounting); and
+a search kept waiting for a CPU gets its real time back (the deadline stretches by those
+waits), while a sleeping one does not."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -16,8 +19,8 @@ from reference.exercises.model import Limits
 from reference.treefile import parse_compact
 from tests.worker.test_sandbox_session import TWO_WAY, on_the_two_way_tree, run_trees
 from tests.worker.test_sandbox_support import ALPHABETA, FIG52, leftover_processes, server
-from worker.sandbox import SandboxVerdict
-from worker.sandbox.session import IdleClock
+from worker.sandbox import SandboxVerdict, treeserver
+from worker.sandbox.session import SchedClock
 
 IDLE = Limits(cpu_seconds=2, wall_seconds=10, memory_mb=64, idle_seconds=0.2)
 
@@ -98,11 +101,83 @@ def test_an_idle_clock_counts_a_sleeping_process_and_not_a_spinning_one() -> Non
         for process in (sleeper, spinner):
             assert process.stdout is not None
             process.stdout.readline()
-        asleep, spinning = IdleClock(sleeper.pid), IdleClock(spinner.pid)
+        asleep, spinning = SchedClock(sleeper.pid), SchedClock(spinner.pid)
         time.sleep(0.5)
-        assert asleep() > 0.3
-        assert spinning() < 0.2
+        assert asleep.idle() > 0.3
+        assert spinning.idle() < 0.2
     finally:
         for process in (sleeper, spinner):
             process.kill()
             process.wait(10)
+
+
+def _spinners(cpus: list[int]) -> list[subprocess.Popen[bytes]]:
+    """A process spinning on each CPU of ``cpus`` (only there), each in a session of its own
+    (so that the kernel's autogroups weigh each as much as the sandbox's), each started."""
+    spinners = [
+        subprocess.Popen(
+            [sys.executable, "-c", "print(flush=True)\nwhile True: pass"],
+            stdout=subprocess.PIPE,
+            start_new_session=True,
+            preexec_fn=lambda cpu=cpu: os.sched_setaffinity(0, {cpu}),  # type: ignore[misc]
+        )
+        for cpu in cpus
+    ]
+    for spinner in spinners:
+        assert spinner.stdout is not None
+        spinner.stdout.readline()
+    return spinners
+
+
+def _stop(processes: list[subprocess.Popen[bytes]]) -> None:
+    for process in processes:
+        process.kill()
+        process.wait(10)
+
+
+def test_a_sched_clock_counts_the_waits_for_a_taken_cpu() -> None:
+    cpu = min(os.sched_getaffinity(0))
+    spinners = _spinners([cpu] * 3)
+    try:
+        clock = SchedClock(spinners[0].pid)
+        time.sleep(0.6)
+        # Three spinners on one CPU: each waits for it about two thirds of the time.
+        assert clock.waited() > 0.2
+        assert clock.idle() < 0.2
+    finally:
+        _stop(spinners)
+
+
+@pytest.mark.slow  # seconds of searching among spinners
+@pytest.mark.parametrize(("stretch", "verdict"), [
+    (20.0, SandboxVerdict.COMPLETED),
+    (0.0, SandboxVerdict.TIME_LIMIT),
+])  # fmt: skip
+def test_a_search_kept_waiting_for_a_cpu_gets_its_real_time_back(
+    monkeypatch: pytest.MonkeyPatch, stretch: float, verdict: SandboxVerdict
+) -> None:
+    # 0.5 s of computing within a 1 s wall limit, on CPUs each shared with three spinners:
+    # that takes about 2 s of real time, all of it computing or waiting for a CPU. With its
+    # deadline stretched by the waits (far enough for any load of the machine the tests run
+    # on), the search ends; without, it runs out of real time.
+    monkeypatch.setattr(treeserver, "MAX_STRETCH", stretch)
+    limits = Limits(cpu_seconds=5, wall_seconds=1.0, memory_mb=64)
+    spinners = _spinners(sorted(os.sched_getaffinity(0)) * 3)
+    try:
+        (record,) = run_trees(
+            on_the_two_way_tree(
+                "[0 for _ in iter(lambda: __import__('time').process_time() > 0.5, True)]"
+            ),
+            [parse_compact(TWO_WAY)],
+            limits,
+            server(),
+        )
+    finally:
+        _stop(spinners)
+    assert record.outcome.verdict is verdict, record.outcome.message
+    # The CPUs were taken (else this shows nothing): the search took more than its wall
+    # limit to end, or did not get its half second of CPU within it.
+    if verdict is SandboxVerdict.COMPLETED:
+        assert record.usage.wall_ms > 1000
+    else:
+        assert record.usage.cpu_ms < 500

@@ -157,6 +157,7 @@ class Session:
         self._child_trees += 1
         child, before = self._child, self._child_cpu
         served = Served(Ending.FAILURE, message="the tree server did not run")
+        clock = SchedClock(child.pid)
         try:
             tree_server = TreeServer(
                 host,
@@ -168,13 +169,17 @@ class Session:
                 bounds=self._bounds(len(host.tree), spec.recursion_limit),
                 cpu_used=lambda: _cpu_seconds(child.pid) - before,
                 cpu_limit=self.limits.cpu_seconds,
-                idle_used=None if self.limits.idle_seconds is None else IdleClock(child.pid),
+                idle_used=None if self.limits.idle_seconds is None else clock.idle,
                 idle_limit=self.limits.idle_seconds or math.inf,
+                waited=clock.waited,
                 fresh=fresh,
             )
             job = encode_job(self.source, self.filename, spec, host.root_token, host.root_facts())
             served = tree_server.serve(job, deadline)
             self.decode_left -= tree_server.decode_seconds
+            # The submission's budget stretches as the tree's deadline did: by the time a
+            # busy machine kept the child and the grader waiting for a CPU.
+            self.deadline += tree_server.deadline_stretch
         finally:
             if served.ending is not Ending.REPORTED:
                 # The CPU time the limit was checked against (the scheduler's), read while
@@ -202,39 +207,53 @@ class Session:
         return dataclasses.replace(bounds, decode_seconds=max(self.decode_left, 0.0))
 
 
-class IdleClock:
-    """Seconds a child has spent, since this clock was made, neither running, nor waiting
-    for a CPU, nor waiting for the trusted side: sleeping or blocked on its own.
+class SchedClock:
+    """What the kernel's scheduler accounting (``/proc/<pid>/schedstat``: time on a CPU and
+    time waiting in a run queue) says of a child and of the thread serving it (the clock is
+    made in that thread), since this clock was made.
 
-    Read from the kernel's scheduler accounting (``/proc/<pid>/schedstat``: time on a CPU
-    and time waiting in a run queue) for the child and for the thread serving it (made in
-    that thread): real time less what either of them ran or waited to run. While the child
-    waits for an answer, the serving thread is running or waiting to; on a busy machine
-    the child's and the thread's waits for a CPU are theirs, not idleness. Both may count
-    at once (two CPUs), which only makes the figure smaller. Zero when /proc cannot tell."""
+    :meth:`idle`: real time less what either of them ran or waited to run: the child's time
+    sleeping or blocked on its own. While the child waits for an answer, the serving thread
+    is running or waiting to; on a busy machine the child's and the thread's waits for a CPU
+    are theirs, not idleness. Both may count at once (two CPUs), which only makes the figure
+    smaller.
+
+    :meth:`waited`: their time waiting for a CPU: what a busy machine added to the real time
+    the tree took (both may count at once, which only makes the figure larger).
+
+    Both zero when /proc cannot tell."""
 
     def __init__(self, pid: int) -> None:
         self._child = f"/proc/{pid}/schedstat"
         self._server = f"/proc/self/task/{threading.get_native_id()}/schedstat"
         self._began = time.monotonic()
-        self._busy = self._busy_now()
+        self._first = self._read()
 
-    def _busy_now(self) -> float | None:
+    def _read(self) -> tuple[float, float] | None:
+        """Seconds the two ran and waited to run, in all."""
         try:
-            total = 0
+            running = waiting = 0
             for path in (self._child, self._server):
                 with open(path, "rb") as stat:
-                    running, waiting, _ = stat.read().split()
-                total += int(running) + int(waiting)
-            return total / 1e9
+                    ran, waited, _ = stat.read().split()
+                running += int(ran)
+                waiting += int(waited)
+            return running / 1e9, waiting / 1e9
         except (OSError, ValueError):
             return None
 
-    def __call__(self) -> float:
-        busy, began = self._busy_now(), self._busy
-        if busy is None or began is None:
+    def idle(self) -> float:
+        now, first = self._read(), self._first
+        if now is None or first is None:
             return 0.0
-        return time.monotonic() - self._began - (busy - began)
+        busy = (now[0] - first[0]) + (now[1] - first[1])
+        return time.monotonic() - self._began - busy
+
+    def waited(self) -> float:
+        now, first = self._read(), self._first
+        if now is None or first is None:
+            return 0.0
+        return now[1] - first[1]
 
 
 def _cpu_seconds(pid: int) -> float:

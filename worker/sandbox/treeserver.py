@@ -43,6 +43,9 @@ from worker.sandbox.reports import NoteReader, read_report
 
 _READ_SIZE = HEADER + MAX_MESSAGE
 CPU_CHECK_SECONDS = 0.1
+MAX_STRETCH = 3.0
+"""How far waits for a CPU may move a deadline: up to this many times the real time it
+first gave (a search on a machine busy four times over still gets its time)."""
 """How often a run's CPU time is read while it goes on (a child that searches several
 trees has one CPU limit for all of them; each tree's share is checked here)."""
 
@@ -100,6 +103,7 @@ class TreeServer:
         cpu_limit: float = math.inf,
         idle_used: Callable[[], float] | None = None,
         idle_limit: float = math.inf,
+        waited: Callable[[], float] | None = None,
         fresh: bool = True,
     ) -> None:
         self.host = host
@@ -126,15 +130,24 @@ class TreeServer:
         self.cpu_limit = cpu_limit
         self.idle_used = idle_used
         """Seconds the child has spent neither running, nor waiting for a CPU, nor waiting
-        for this loop (see :func:`worker.sandbox.session.IdleClock`), read with its CPU."""
+        for this loop (see :func:`worker.sandbox.session.SchedClock`), read with its CPU."""
         self.idle_limit = idle_limit
+        self.waited = waited
+        """Seconds the child and this loop have spent waiting for a CPU (see
+        :func:`worker.sandbox.session.SchedClock`): the deadline stretches by them, up to
+        ``MAX_STRETCH`` times the time it first gave, so that a busy machine does not make a
+        search run out of real time (its CPU and idle limits still hold)."""
+        self.deadline_stretch = 0.0
+        """Seconds the deadline was moved by waits for a CPU."""
         self.served = Served(Ending.CLOSED, fresh=fresh)
         self._deadline = 0.0
+        self._stretch_limit = 0.0
 
     def serve(self, job: bytes, deadline: float) -> Served:
         """Send the job, then answer requests until the run ends; never raises for anything
         the child does."""
         self._deadline = deadline
+        self._stretch_limit = MAX_STRETCH * max(deadline - time.monotonic(), 0.0)
         served = self.served
         try:
             self._send(job)
@@ -158,7 +171,10 @@ class TreeServer:
             now = clock()
             remaining = deadline - now
             if remaining <= 0:
-                raise _Stop(Ending.TIMEOUT)
+                deadline = self._stretched()
+                remaining = deadline - now
+                if remaining <= 0:
+                    raise _Stop(Ending.TIMEOUT)
             if now >= check_at:
                 assert cpu_used is not None
                 if cpu_used() >= cpu_limit:
@@ -181,6 +197,16 @@ class TreeServer:
                     self._request(body)
                 else:
                     self._other(body)
+
+    def _stretched(self) -> float:
+        """The deadline moved by the waits for a CPU since it was last moved (within the
+        stretch allowed), as the deadline passes."""
+        if self.waited is not None:
+            waited = min(self.waited(), self._stretch_limit)
+            if waited > self.deadline_stretch:
+                self._deadline += waited - self.deadline_stretch
+                self.deadline_stretch = waited
+        return self._deadline
 
     def _request(self, body: bytes) -> None:
         method, token, argument = parse_request(body)
@@ -321,5 +347,7 @@ class TreeServer:
                     return
                 raise
             remaining = self._deadline - time.monotonic()
+            if remaining <= 0:
+                remaining = self._stretched() - time.monotonic()
             if remaining <= 0 or not poller.poll(remaining * 1000 + 1):
                 raise _Stop(Ending.TIMEOUT)
