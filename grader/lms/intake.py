@@ -415,6 +415,8 @@ def status_document(session: Session, submission: Submission, exercise_slug: str
     """What the API says about a submission: its latest run, and its stored report once
     graded (a report's JSON document, :mod:`reference.report`)."""
     run = submission.latest_run
+    # First: the run's state and result are read again with its report, together.
+    report = None if run is None else load_report(session, run)
     document: dict[str, Any] = {
         "submission_id": submission.id,
         "exercise": exercise_slug,
@@ -426,7 +428,6 @@ def status_document(session: Session, submission: Submission, exercise_slug: str
         "max_score": run.max_score if run is not None else None,
         "report": None,
     }
-    report = None if run is None else load_report(session, run)
     if report is not None:
         document["report"] = report.to_json()
     return document

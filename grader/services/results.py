@@ -256,7 +256,12 @@ def store_report(
 def load_report(session: Session, run: GradingRun) -> Report | None:
     """The report of ``run`` as it was stored, read back from its rows and its ``details``
     document; None when the run stored none (it has not ended, or ended through our fault
-    before any report)."""
+    before any report).
+
+    The run's state and result are read again with its ``details`` (a deferred column), in
+    one statement: a run loaded while it was graded would otherwise pair the details of its
+    end with the verdict it had before. Its attributes then say what the report says."""
+    session.refresh(run, ["state", "verdict", "score", "max_score", "message", "details"])
     if run.details is None:
         return None
     details = RunDetails.model_validate(run.details)

@@ -21,6 +21,7 @@ from grader.db import Database
 from grader.migrate import alembic_config, drift, upgrade
 from grader.models import Course, Exercise, GradingRun, NodeResult, TreeResult
 from grader.services.exercise_store import import_library, load_version
+from grader.services.results import load_report
 from grader.services.runs import finish_run, start_run
 from grader.services.submissions import submit
 from reference.report import Report
@@ -99,6 +100,38 @@ def test_real_gradings_read_back_as_they_were_graded(backend: Backend) -> None:
         assert (report.diagnosis is not None) == (report.verdict == "failed"), report.exercise
     # The corpus covers what it claims to.
     assert {"passed", "failed", "compile_error", "runtime_error"} <= verdicts
+
+
+def test_a_run_loaded_while_it_was_graded_reads_back_its_stored_report(
+    backend: Backend,
+) -> None:
+    """A page (or the LMS's status call) loads the run while it is graded; the worker then
+    stores the result; the page reads the report: the report and the run's attributes are
+    those the worker stored, together (the deferred details once came with the verdict the
+    run had before: a report with no verdict, and a 500)."""
+    settings, database, course = backend.settings, backend.database, backend.course
+    source = (LIBRARY / "alphabeta" / "correct_fail_hard.py").read_text()
+    student = add_user(database, f"s-{secrets.token_hex(6)}@example.edu", "student", course)
+    with database.session() as session:
+        exercise = session.scalars(
+            select(Exercise).where(
+                Exercise.course_id == course.id, Exercise.slug == "aima-fig5.2-alphabeta"
+            )
+        ).one()
+        run_id = submit(session, settings, student, exercise, "search.py", source).runs[0].id
+    sent = SentAfterCommit()
+    with database.session() as session:
+        claim = start_run(session, settings, sent, run_id, "w", "t").claim
+        assert claim is not None
+    _, report = _graded(settings, database, course, "aima-fig5.2-alphabeta", "a.py", source)
+    with database.session() as page:
+        run = page.get(GradingRun, run_id)  # as the page loads it: running, no verdict
+        assert run is not None and run.state == "running" and run.verdict is None
+        with database.session() as worker:
+            assert finish_run(worker, settings, sent, claim, report)
+        shown = load_report(page, run)
+        assert shown is not None and shown.verdict == report.verdict == "passed"
+        assert (run.state, run.verdict) == ("graded", "passed")
 
 
 def test_the_rows_hold_the_verdicts_and_the_document_only_the_page_extras(

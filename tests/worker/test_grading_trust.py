@@ -290,12 +290,12 @@ def test_a_loop_holds_the_sandbox_for_one_trees_limit_not_one_per_tree() -> None
 def test_a_sleep_is_stopped_by_the_submissions_time_budget() -> None:
     limits = Limits(cpu_seconds=1, wall_seconds=2, submission_wall_seconds=1.5)
     exercise = dataclasses.replace(ALPHABETA, limits=limits)
-    started = time.monotonic()
     report = graded(
         on_hidden_trees("time.sleep(0.5)"),
         exercise,
     )
-    assert time.monotonic() - started < 3.5
+    # Each sleep is within a tree's 2 s wall limit: only the submission's 1.5 s budget can
+    # have stopped them (checked by the verdicts, not by this machine's clock).
     verdicts = [case["verdict"] for case in report["cases"]]
     assert verdicts[0] == "passed"
     assert RunVerdict.NOT_RUN in verdicts
