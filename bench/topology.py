@@ -23,10 +23,13 @@ from grader.models import Course, Exercise
 from grader.services.exercise_store import import_library
 
 ROOT = Path(__file__).resolve().parents[1]
+CPUS = os.cpu_count() or 1
+FAST_SLOTS = int(os.environ.get("GRADER_FAST_LANE_SLOTS") or 4 * CPUS)
+SLOW_SLOTS = int(os.environ.get("GRADER_SLOW_LANE_SLOTS") or CPUS)
 WORKERS = (
     # name, queues, extra arguments: as scripts/run.sh starts them
-    ("grading", "grading", ["--concurrency", "2", "-O", "fair"]),
-    ("grading-slow", "grading-slow", ["--concurrency", "1"]),
+    ("grading", "grading", ["--concurrency", str(FAST_SLOTS), "-O", "fair"]),
+    ("grading-slow", "grading-slow", ["--concurrency", str(SLOW_SLOTS)]),
     ("callbacks", "callbacks", ["--pool", "threads", "--concurrency", "8"]),
     ("maintenance", "maintenance", ["--concurrency", "1", "-B"]),
 )

@@ -42,13 +42,17 @@ supervise() {
 
 celery=(.venv/bin/celery -A worker.celery_app worker --loglevel INFO --without-gossip)
 supervisors=()
-# The fast grading lane: every run starts here, with a small budget of time.
-supervise grading "${celery[@]}" -Q grading --hostname "grading@%h" --concurrency 2 -O fair &
+cpus="$(nproc)"
+# The fast grading lane: every run starts here, with a small budget of time. Four slots a
+# CPU: a run that sleeps, blocks or floods holds its slot without computing, so that the
+# runs behind it need not wait for it.
+supervise grading "${celery[@]}" -Q grading --hostname "grading@%h" \
+  --concurrency "${GRADER_FAST_LANE_SLOTS:-$((4 * cpus))}" -O fair &
 supervisors+=($!)
-# The slow lane: runs that need the exercise's full limits, one at a time, at a lower
-# priority so that they take little CPU from the fast lane.
+# The slow lane: runs that need the exercise's full limits, as many at once as there are
+# CPUs, at a lower priority so that they take little CPU from the fast lane.
 supervise grading-slow nice -n 10 "${celery[@]}" -Q grading-slow --hostname "slow@%h" \
-  --concurrency 1 &
+  --concurrency "${GRADER_SLOW_LANE_SLOTS:-$cpus}" &
 supervisors+=($!)
 # Result callbacks and scores wait on other servers, not on the CPU: threads.
 supervise callbacks "${celery[@]}" -Q callbacks --hostname "callbacks@%h" --pool threads \

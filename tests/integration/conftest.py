@@ -225,9 +225,10 @@ def start_service_workers(
     ]  # fmt: skip
 
 
+CPUS = os.cpu_count() or 1
 SERVICE_LANES = (
-    ("grading", 2, "prefork"),
-    ("grading-slow", 1, "prefork"),
+    ("grading", 4 * CPUS, "prefork"),
+    ("grading-slow", CPUS, "prefork"),
     ("callbacks", 8, "threads"),
     ("maintenance", 1, "prefork"),
 )
