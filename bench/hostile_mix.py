@@ -34,6 +34,7 @@ from collections import Counter
 from pathlib import Path
 
 from service_runs import LIBRARY, Service, Timing, burners, finished, p50_p95, service
+from topology import FAST_SLOTS
 
 SLUG = "aima-fig5.2-alphabeta"
 CORRECT = (LIBRARY / "alphabeta" / "correct_fail_hard.py").read_text()
@@ -91,8 +92,8 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="hostile-mix-"))
     loads = []
     with service(folder, SLUG, "Hostile mix") as bench, burners(args.burners):
-        # A few submissions first, so that each grading process has started its sandbox.
-        warm = [bench.send(f"warm-{n}@example.edu", CORRECT)[0] for n in range(4)]
+        # Two submissions per fast slot first: each grading process has started its sandbox.
+        warm = [bench.send(f"warm-{n}@example.edu", CORRECT)[0] for n in range(2 * FAST_SLOTS)]
         finished(bench.database, warm, 60)
         alone_runs = phase(bench, "alone", args.correct, 0, args.rate)
         alone = finished(bench.database, alone_runs["correct"], args.timeout)

@@ -1,8 +1,8 @@
 """A deadline rush on the service's own topology: ``--submissions`` submissions from
 ``--students`` students within ``--seconds`` seconds, correct and wrong ones mixed, no
-hostile ones. A student submits again a few seconds after their last submission (before
-its feedback, often): such a run goes to the slow lane while their earlier one is queued or
-graded, so that it waits behind other students' first runs.
+hostile ones. A student submits again a few seconds after their last submission, or at
+once (before its feedback): such a run goes to the slow lane while their earlier one is
+queued or graded, so that it waits behind other students' first runs.
 
 Two phases in one run, with the same arrival times:
 - baseline: every submission from a student of its own (all first submissions);
@@ -29,6 +29,7 @@ from collections import Counter
 from pathlib import Path
 
 from service_runs import LIBRARY, Service, Timing, burners, finished, p50_p95, service
+from topology import FAST_SLOTS
 
 SLUG = "aima-fig5.2-alphabeta"
 SOURCES = [
@@ -40,7 +41,8 @@ SOURCES = [
 
 def schedule(submissions: int, students: int, seconds: float, seed: int) -> list[tuple[float, int]]:
     """(time, student) of each submission, in time order: each student's first submission
-    at a uniform time, each later one 1 to 5 s after their previous one."""
+    at a uniform time, each later one 1 to 5 s after their previous one, or (one time in
+    three) within 0.3 s of it: sent again before its feedback came."""
     rng = random.Random(seed)
     counts = [submissions // students + (1 if n < submissions % students else 0)
               for n in range(students)]  # fmt: skip
@@ -49,7 +51,7 @@ def schedule(submissions: int, students: int, seconds: float, seed: int) -> list
         moment = rng.uniform(0, seconds - 5 * (count - 1))
         for _ in range(count):
             plan.append((moment, student))
-            moment += rng.uniform(1, 5)
+            moment += rng.uniform(0, 0.3) if rng.random() < 1 / 3 else rng.uniform(1, 5)
     return sorted(plan)
 
 
@@ -97,7 +99,12 @@ def main() -> None:
     plan = schedule(args.submissions, args.students, args.seconds, args.seed)
     folder = Path(tempfile.mkdtemp(prefix="rush-"))
     with service(folder, SLUG, "Rush") as bench, burners(args.burners):
-        warm = [bench.send(f"warm-{n}@example.edu", SOURCES[0])[0] for n in range(4)]
+        # Two submissions of each source per fast slot first: each grading process has
+        # started its sandbox and made what it keeps per exercise.
+        warm = [
+            bench.send(f"warm-{n}@example.edu", SOURCES[n % len(SOURCES)])[0]
+            for n in range(2 * len(SOURCES) * FAST_SLOTS)
+        ]
         finished(bench.database, warm, 60)
         base_runs = play(bench, "baseline", plan, own=True)
         base = finished(bench.database, base_runs, args.timeout)
