@@ -45,13 +45,19 @@ def _analysis_set(database: Database, version_id: int, state: AnalysisState) -> 
         )
 
 
-def _graded_page(client: FlaskClient, database: Database, course: Course) -> tuple[str, int]:
+def _graded_page(
+    client: FlaskClient, database: Database, course: Course, analysis: AnalysisState
+) -> tuple[str, int, int]:
+    """A correct upload graded, then its version's analysis put in state ``analysis``: the
+    page's path, the submission's id and the version's."""
     exercise = exercise_id(database, course)
     response = upload(client, exercise, CORRECT.read_bytes(), "correct_fail_hard.py")
     assert response.status_code == 302
     with database.session() as session:
         submission_id = session.scalars(select(Submission.id)).one()
-    return response.headers["Location"], submission_id
+    version_id = _version_id(database, exercise)
+    _analysis_set(database, version_id, analysis)
+    return response.headers["Location"], submission_id, version_id
 
 
 @pytest.mark.parametrize("state", [AnalysisState.QUEUED, AnalysisState.RUNNING])
@@ -63,9 +69,7 @@ def test_feedback_before_the_analysis_says_the_drawings_come_and_polls(
     student: User,
     state: AnalysisState,
 ) -> None:
-    location, submission_id = _graded_page(client, database, course)
-    version_id = _version_id(database, exercise_id(database, course))
-    _analysis_set(database, version_id, state)
+    location, submission_id, version_id = _graded_page(client, database, course, state)
 
     page = client.get(location).get_data(as_text=True)
     assert "Graded" in page and "100 / 100" in page  # the feedback is not held back
@@ -86,10 +90,7 @@ def test_feedback_before_the_analysis_says_the_drawings_come_and_polls(
 def test_a_failed_analysis_draws_nothing_and_does_not_poll(
     client: FlaskClient, database: Database, course: Course, student: User
 ) -> None:
-    location, submission_id = _graded_page(client, database, course)
-    _analysis_set(
-        database, _version_id(database, exercise_id(database, course)), AnalysisState.FAILED
-    )
+    location, submission_id, _ = _graded_page(client, database, course, AnalysisState.FAILED)
     page = client.get(location).get_data(as_text=True)
     assert PREPARED not in page and PENDING not in page
     assert "This tree is not drawn here" in page
@@ -101,10 +102,7 @@ def test_a_failed_analysis_draws_nothing_and_does_not_poll(
 def test_a_run_not_yet_graded_has_no_drawings_pending(
     client: FlaskClient, database: Database, course: Course, student: User
 ) -> None:
-    location, submission_id = _graded_page(client, database, course)
-    _analysis_set(
-        database, _version_id(database, exercise_id(database, course)), AnalysisState.QUEUED
-    )
+    location, submission_id, _ = _graded_page(client, database, course, AnalysisState.QUEUED)
     with database.session() as session:
         run = session.scalars(select(Submission)).one().latest_run
         assert run is not None
@@ -117,10 +115,7 @@ def test_a_run_not_yet_graded_has_no_drawings_pending(
 def test_the_instructors_page_says_to_reload_rather_than_that_it_updates(
     client: FlaskClient, database: Database, course: Course, student: User, make_user: UserFactory
 ) -> None:
-    _location, submission_id = _graded_page(client, database, course)
-    _analysis_set(
-        database, _version_id(database, exercise_id(database, course)), AnalysisState.QUEUED
-    )
+    _, submission_id, _ = _graded_page(client, database, course, AnalysisState.QUEUED)
     login(client, make_user(role=Role.INSTRUCTOR, course=course))
     page = client.get(f"/teach/submissions/{submission_id}").get_data(as_text=True)
     assert PREPARED in page and "reload this page in a moment" in page
