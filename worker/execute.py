@@ -18,13 +18,14 @@ again, the outbound deliveries of a finished run) are sent after that commit, by
 session's own hook, never before it and never after a rollback.
 
 A run in the fast lane is graded with at most ``FAST_LANE_CPU_SECONDS`` of CPU time per
-tree, ``FAST_LANE_MEMORY_MB`` of memory, ``FAST_LANE_IDLE_SECONDS`` of real time spent
-neither computing nor waiting (sleeping, blocked) per tree and ``FAST_LANE_SECONDS`` of
-real time for the whole submission. When its submission hits a limit of time or memory
-there, it gets no verdict: it goes to the slow lane, where it is graded again with the
-exercise's own limits (and ``SLOW_LANE_IDLE_SECONDS`` of idleness per tree). A correct
-submission needs a few milliseconds of CPU per tree, so this is rare for them, and the slow
-or hostile ones hold a fast-lane worker for a short while only.
+tree (less on a small tree: ``FAST_LANE_CPU_BY_SIZE``), ``FAST_LANE_MEMORY_MB`` of memory,
+``FAST_LANE_IDLE_SECONDS`` of real time spent neither computing nor waiting (sleeping,
+blocked) per tree and ``FAST_LANE_SECONDS`` of real time for the whole submission. When
+its submission hits a limit of time or memory there, it gets no verdict: it goes to the slow
+lane, where it is graded again with the exercise's own limits (and
+``SLOW_LANE_IDLE_SECONDS`` of idleness per tree). A correct submission needs a few
+milliseconds of CPU per tree, so this is rare for them, and the slow or hostile ones hold a
+fast-lane worker for a short while only.
 """
 
 from __future__ import annotations
@@ -63,9 +64,12 @@ from worker.sandbox.importable import preload_for
 log = logging.getLogger(__name__)
 
 FAST_LANE_CPU_SECONDS = 0.1
-"""CPU time a fast-lane run's search may spend on one tree (a correct search spends a few
-milliseconds; the trusted side checks every tenth of a second). CPU time rather than real
-time, so that a busy machine does not send correct submissions to the slow lane."""
+"""CPU time a fast-lane run's search may spend on one tree at most. CPU time rather than
+real time, so that a busy machine does not send correct submissions to the slow lane."""
+FAST_LANE_CPU_BY_SIZE = (0.02, 0.0001)
+"""Within that: 20 ms of CPU, plus 0.1 ms per node of the tree (a correct search of the
+library spends at most 6 ms on a tree of 586 nodes, about 10 µs a node, and a few on the
+smallest): an infinite loop on a small tree costs the fast lane a fifth of the flat limit."""
 FAST_LANE_SECONDS = 1.0
 """Real time a fast-lane run may spend on all the trees of its submission (for searches
 that wait rather than compute)."""
@@ -237,6 +241,7 @@ def _with_fast_limits(model: Exercise) -> Exercise:
     fast = replace(
         limits,
         cpu_seconds=min(limits.cpu_seconds, FAST_LANE_CPU_SECONDS),
+        cpu_seconds_by_size=FAST_LANE_CPU_BY_SIZE,
         memory_mb=min(limits.memory_mb, FAST_LANE_MEMORY_MB),
         submission_wall_seconds=min(limits.submission_budget, FAST_LANE_SECONDS),
         idle_seconds=FAST_LANE_IDLE_SECONDS,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 
@@ -33,6 +33,17 @@ class Limits:
     waiting for the grader's answers (sleeping or blocked); None: no limit but the wall
     limit. Set by the grader's lanes (a fraction of a second in the fast one, seconds in the
     slow one), never by an exercise file."""
+    cpu_seconds_by_size: tuple[float, float] | None = None
+    """(base, per node): a tree's search may spend ``base`` CPU seconds plus ``per node`` for
+    each node of the tree, up to ``cpu_seconds``; None: ``cpu_seconds`` whatever the tree.
+    Set by the grader's fast lane only, never by an exercise file."""
+
+    def for_tree(self, nodes: int) -> Limits:
+        """The limits of one tree of ``nodes`` nodes (its CPU by its size, if so set)."""
+        if self.cpu_seconds_by_size is None:
+            return self
+        base, per_node = self.cpu_seconds_by_size
+        return replace(self, cpu_seconds=min(self.cpu_seconds, base + per_node * nodes))
 
     @property
     def submission_budget(self) -> float:

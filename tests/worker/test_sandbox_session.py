@@ -117,6 +117,30 @@ def test_a_tree_over_its_cpu_share_ends_the_submission(spawns: list[int]) -> Non
     assert leftover_processes(server()) == []
 
 
+def test_a_cpu_limit_by_size_stops_a_loop_on_a_small_tree_at_its_own_share(
+    spawns: list[int],
+) -> None:
+    # The fast lane's kind of limit: 20 ms and 0.1 ms a node, at most 1 s. The two-way tree
+    # (a handful of nodes) gets about 20 ms; a search of a big tree would get the second.
+    limits = Limits(cpu_seconds=1, wall_seconds=3, memory_mb=64, cpu_seconds_by_size=(0.02, 1e-4))
+    two_way = parse_compact(TWO_WAY)
+    assert limits.for_tree(len(two_way)).cpu_seconds < 0.025
+    assert limits.for_tree(20_000).cpu_seconds == 1
+    trees = [parse_compact(FIG52), two_way]
+    records = run_trees(on_the_two_way_tree("while True: pass"), trees, limits, server())
+    assert [record.outcome.verdict for record in records] == [
+        SandboxVerdict.COMPLETED,
+        SandboxVerdict.TIME_LIMIT,
+    ]
+    assert f"{limits.for_tree(len(two_way)).cpu_seconds:g} s of CPU time" in (
+        records[1].outcome.message
+    )
+    # Stopped soon after its 20 ms (the check comes every quarter of the limit), far from
+    # the flat second.
+    assert 20 <= records[1].usage.cpu_ms < 200
+    assert leftover_processes(server()) == []
+
+
 def test_a_tree_that_crashes_ends_alone_and_the_next_gets_a_new_child(
     spawns: list[int],
 ) -> None:

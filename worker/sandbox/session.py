@@ -121,7 +121,8 @@ class Session:
         usage = Usage(int(ended.cpu_seconds * 1000), wall, ended.max_rss_kb)
         output = bytes(served.output).decode("utf-8", "replace")
         truncated = served.output_total > len(served.output)
-        outcome = decide(served, ended, self.limits, budget_cut=budget_cut)
+        limits = self.limits.for_tree(len(tree))
+        outcome = decide(served, ended, limits, budget_cut=budget_cut)
         return RunRecord(host.observed, outcome, output, usage, truncated, served.output_total)
 
     def close(self) -> None:
@@ -168,7 +169,7 @@ class Session:
                 output_flood=self.options.output_flood,
                 bounds=self._bounds(len(host.tree), spec.recursion_limit),
                 cpu_used=lambda: _cpu_seconds(child.pid) - before,
-                cpu_limit=self.limits.cpu_seconds,
+                cpu_limit=self.limits.for_tree(len(host.tree)).cpu_seconds,
                 idle_used=None if self.limits.idle_seconds is None else clock.idle,
                 idle_limit=self.limits.idle_seconds or math.inf,
                 waited=clock.waited,

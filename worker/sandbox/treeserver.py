@@ -166,7 +166,9 @@ class TreeServer:
         deadline = self._deadline
         cpu_used, cpu_limit = self.cpu_used, self.cpu_limit
         idle_used, idle_limit = self.idle_used, self.idle_limit
-        check_at = clock() + CPU_CHECK_SECONDS if cpu_used is not None else math.inf
+        # A small limit is checked more often: a tree stopped soon after it, whatever it is.
+        every = min(CPU_CHECK_SECONDS, cpu_limit / 4)
+        check_at = clock() + every if cpu_used is not None else math.inf
         while True:
             now = clock()
             remaining = deadline - now
@@ -181,7 +183,7 @@ class TreeServer:
                     raise _Stop(Ending.CPU_LIMIT)
                 if idle_used is not None and idle_used() >= idle_limit:
                     raise _Stop(Ending.IDLE)
-                check_at = now + CPU_CHECK_SECONDS
+                check_at = now + every
             try:
                 # The child often has its next message written by the time its answer is
                 # sent (it runs on this CPU): then no poll is needed.
