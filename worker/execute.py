@@ -171,7 +171,7 @@ def _grade_and_store(database: Database, settings: Settings, job: Job) -> str:
         what = f"the grader raised {type(error).__name__}"
     else:
         if job.fast and _hit_a_limit(report):
-            return _to_slow_lane(database, settings, job, f"{report.verdict}", began)
+            return _to_slow_lane(database, settings, job, _limit_reason(report), began)
         if job.fast and budget.wanted:
             why = "its diagnosis compares it with an implementation its instructors added"
             return _to_slow_lane(database, settings, job, why, began)
@@ -254,6 +254,16 @@ def _hit_a_limit(report: Report) -> bool:
     # A limit verdict may differ with more time (or another machine's load): such a
     # fast-lane run is graded again in the slow lane.
     return report.verdict.is_limit or any(case.verdict.is_limit for case in report.cases)
+
+
+def _limit_reason(report: Report) -> str:
+    """The limit a fast-lane run hit, as its log says it: the verdict and, from the first
+    tree that hit one, which limit ("time_limit (tree hidden-3: your code used more than
+    0.02 s of CPU time)")."""
+    case = next((case for case in report.cases if case.verdict.is_limit), None)
+    if case is None:
+        return str(report.verdict)
+    return f"{report.verdict} (tree {case.name}: {case.message})"
 
 
 def _to_slow_lane(database: Database, settings: Settings, job: Job, why: str, began: float) -> str:

@@ -149,19 +149,23 @@ def test_a_sched_clock_counts_the_waits_for_a_taken_cpu() -> None:
 
 
 @pytest.mark.slow  # seconds of searching among spinners
+@pytest.mark.parametrize("limits", [
+    Limits(cpu_seconds=5, wall_seconds=1.0, memory_mb=64),
+    # The submission's budget rather than the tree's wall limit: the same.
+    Limits(cpu_seconds=5, wall_seconds=30, memory_mb=64, submission_wall_seconds=1.0),
+], ids=["wall limit", "submission budget"])
 @pytest.mark.parametrize(("stretch", "verdict"), [
     (20.0, SandboxVerdict.COMPLETED),
     (0.0, SandboxVerdict.TIME_LIMIT),
 ])  # fmt: skip
 def test_a_search_kept_waiting_for_a_cpu_gets_its_real_time_back(
-    monkeypatch: pytest.MonkeyPatch, stretch: float, verdict: SandboxVerdict
+    monkeypatch: pytest.MonkeyPatch, stretch: float, verdict: SandboxVerdict, limits: Limits
 ) -> None:
     # 0.5 s of computing within a 1 s wall limit, on CPUs each shared with three spinners:
     # that takes about 2 s of real time, all of it computing or waiting for a CPU. With its
     # deadline stretched by the waits (far enough for any load of the machine the tests run
     # on), the search ends; without, it runs out of real time.
     monkeypatch.setattr(treeserver, "MAX_STRETCH", stretch)
-    limits = Limits(cpu_seconds=5, wall_seconds=1.0, memory_mb=64)
     spinners = _spinners(sorted(os.sched_getaffinity(0)) * 3)
     try:
         (record,) = run_trees(

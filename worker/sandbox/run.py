@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
@@ -61,17 +60,18 @@ def run_sandboxed_trees(
     - after a tree ends with a verdict that ends the run
       (:attr:`~worker.sandbox.outcome.SandboxVerdict.ends_run`), no other tree runs (the
       last record has that verdict);
-    - the whole submission has ``limits.submission_budget`` seconds of real time: each tree
-      gets what is left of it when that is less than its own wall limit (a tree cut short
-      so ends as ``time_limit``, its message naming the budget), and once it is spent no
-      further tree runs (the last record then has a verdict that does not stop);
+    - the whole submission's searches have ``limits.submission_budget`` seconds of real
+      time (counted over its trees' searches, less their waits for a CPU: not the grader's
+      start, nor its work between trees): each tree gets what is left of it when that is
+      less than its own wall limit (a tree cut short so ends as ``time_limit``, its message
+      naming the budget), and once it is spent no further tree runs (the last record then
+      has a verdict that does not stop);
     - reading the values the child reports may cost the trusted side one allowance for the
       whole submission (:func:`~worker.sandbox.bounds.submission_decode_seconds`), not one
       per tree: past it, the tree ends as ``protocol_violation``.
     """
     if not runs:
         return []
-    started = time.monotonic()
     wrong = compile_check(source, filename)
     if wrong is not None:
         return [RunRecord(Observed(), wrong, "", Usage(0, 0, 0))]
@@ -79,7 +79,6 @@ def run_sandboxed_trees(
     server = options.forkserver or shared_forkserver(
         allow_unconfined=options.allow_unconfined, preload=preload_for(source)
     )
-    deadline = started + limits.submission_budget
     records: list[RunRecord] = []
     with _pinned(options.pin_cpu) as cpu:
         session = Session(
@@ -90,12 +89,12 @@ def run_sandboxed_trees(
             options,
             cpu=cpu,
             trees=len(runs),
-            deadline=deadline,
+            budget=limits.submission_budget,
             decode_seconds=submission_decode_seconds(sum(len(tree) for tree, _ in runs)),
         )
         try:
             for tree, spec in runs:
-                if records and time.monotonic() >= deadline:
+                if records and session.budget_left <= 0:
                     break
                 record = session.run(tree, spec)
                 records.append(record)

@@ -7,7 +7,7 @@ own handles, its own wall-clock deadline and its own share of CPU time (read fro
 while it runs; the child's CPU rlimit covers the whole session as a backstop). A child
 that ends a tree any other way (a limit, a crash, a violation) is killed, and the next
 tree, if one runs (see :attr:`~worker.sandbox.outcome.SandboxVerdict.ends_run`), gets a new child.
-No tree's deadline is later than the submission's own (its real-time budget).
+No tree's deadline is later than what is left of the submission's real-time budget.
 
 What a kept child remembers from one tree to the next is the student's own business: it
 runs nothing but the student's code and the harness, holds no values but those it was
@@ -68,7 +68,7 @@ class Session:
         *,
         cpu: int | None,
         trees: int,
-        deadline: float = math.inf,
+        budget: float = math.inf,
         decode_seconds: float = math.inf,
     ) -> None:
         self.server = server
@@ -78,9 +78,10 @@ class Session:
         self.options = options
         self.cpu = cpu
         self.plan = ChildPlan.for_limits(limits, cpu, TREES_PER_CHILD if trees > 1 else 1)
-        self.deadline = deadline
-        """When the submission's real-time budget is spent (``time.monotonic()``); no tree
-        runs past it."""
+        self.budget_left = budget
+        """Seconds of the submission's real-time budget left: the real time its trees'
+        searches have taken is taken from it (not the grader's own work between them, nor
+        their waits for a CPU on a busy machine); no tree runs past it."""
         self.decode_left = decode_seconds
         """CPU seconds the trusted side may still spend reading values for this submission;
         each tree's own bound is cut to it (see :mod:`worker.sandbox.bounds`)."""
@@ -146,8 +147,6 @@ class Session:
         """Serve one tree to the kept child or a new one; the tree's usage (CPU as a
         difference) with how the child ended, or a live child's state if it reported; and
         whether the tree's deadline was the submission's budget rather than its wall limit."""
-        own = time.monotonic() + self.limits.wall_seconds
-        deadline = min(own, self.deadline)
         if self._child_trees >= TREES_PER_CHILD:
             self.close()
         fresh = self._child is None
@@ -159,6 +158,11 @@ class Session:
         child, before = self._child, self._child_cpu
         served = Served(Ending.FAILURE, message="the tree server did not run")
         clock = SchedClock(child.pid)
+        # The tree's time counts from here: its child is ready.
+        began = time.monotonic()
+        own = began + self.limits.wall_seconds
+        deadline = min(own, began + self.budget_left)
+        stretch = 0.0
         try:
             tree_server = TreeServer(
                 host,
@@ -178,10 +182,11 @@ class Session:
             job = encode_job(self.source, self.filename, spec, host.root_token, host.root_facts())
             served = tree_server.serve(job, deadline)
             self.decode_left -= tree_server.decode_seconds
-            # The submission's budget stretches as the tree's deadline did: by the time a
-            # busy machine kept the child and the grader waiting for a CPU.
-            self.deadline += tree_server.deadline_stretch
+            stretch = tree_server.deadline_stretch
         finally:
+            # Less the time a busy machine kept the child and the grader waiting for a CPU
+            # (by which the tree's deadline stretched).
+            self.budget_left -= time.monotonic() - began - stretch
             if served.ending is not Ending.REPORTED:
                 # The CPU time the limit was checked against (the scheduler's), read while
                 # the child is there: what its exit reports (rusage) may count less.
