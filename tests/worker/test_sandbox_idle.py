@@ -149,11 +149,15 @@ def test_a_sched_clock_counts_the_waits_for_a_taken_cpu() -> None:
 
 
 @pytest.mark.slow  # seconds of searching among spinners
-@pytest.mark.parametrize("limits", [
-    Limits(cpu_seconds=5, wall_seconds=1.0, memory_mb=64),
-    # The submission's budget rather than the tree's wall limit: the same.
-    Limits(cpu_seconds=5, wall_seconds=30, memory_mb=64, submission_wall_seconds=1.0),
-], ids=["wall limit", "submission budget"])
+@pytest.mark.parametrize(
+    "limits",
+    [
+        Limits(cpu_seconds=5, wall_seconds=1.0, memory_mb=64),
+        # The submission's budget rather than the tree's wall limit: the same.
+        Limits(cpu_seconds=5, wall_seconds=30, memory_mb=64, submission_wall_seconds=1.0),
+    ],
+    ids=["wall limit", "submission budget"],
+)
 @pytest.mark.parametrize(("stretch", "verdict"), [
     (20.0, SandboxVerdict.COMPLETED),
     (0.0, SandboxVerdict.TIME_LIMIT),
