@@ -70,9 +70,11 @@ FAST_LANE_CPU_BY_SIZE = (0.02, 0.0001)
 """Within that: 20 ms of CPU, plus 0.1 ms per node of the tree (a correct search of the
 library spends at most 6 ms on a tree of 586 nodes, about 10 µs a node, and a few on the
 smallest): an infinite loop on a small tree costs the fast lane a fifth of the flat limit."""
-FAST_LANE_SECONDS = 1.0
-"""Real time a fast-lane run may spend on all the trees of its submission (for searches
-that wait rather than compute)."""
+FAST_LANE_SECONDS = 3.0
+"""Real time a fast-lane run's searches may spend on all the trees of its submission, less
+their waits for a CPU: a backstop, the CPU and idle limits bound a search's own time (a
+correct submission's nine trees take about 50 ms on a quiet machine; at load 9, with the
+fast lane's processes weighed as one session among six spinning ones, up to a second)."""
 FAST_LANE_IDLE_SECONDS = 0.2
 """Real time a fast-lane run's search may spend on one tree neither computing nor waiting
 for a CPU or for the grader (sleeping, blocked): a correct search spends none, and one that
