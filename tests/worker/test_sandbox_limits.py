@@ -20,6 +20,7 @@ from tests.worker.test_sandbox_support import (
     server,
 )
 from worker.sandbox import RunRecord, SandboxVerdict
+from worker.sandbox import session as session_module
 
 pytestmark = pytest.mark.slow
 
@@ -64,6 +65,19 @@ def test_an_infinite_loop_hits_the_cpu_limit() -> None:
     # From the run's CPU accounting, not the clock (the machine may be busy): stopped at
     # its 1 s of CPU, within the tenth of a second the trusted side checks at.
     assert 900 <= record.usage.cpu_ms < 1500
+
+
+def test_a_loop_the_kernels_cpu_limit_ends_reports_that_limit_at_least(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The trusted side made blind to the child's CPU: only the kernel's limit (RLIMIT_CPU,
+    # the backstop, here at the same 1 s) ends the loop. The kernel sends SIGXCPU once the
+    # child has used that second; the exit's rusage alone once said 870 ms.
+    monkeypatch.setattr(session_module, "_cpu_seconds", lambda _pid: 0.0)
+    record = search_that("while True: pass")
+    assert record.outcome.verdict is SandboxVerdict.TIME_LIMIT
+    assert "CPU" in record.outcome.message
+    assert 1000 <= record.usage.cpu_ms < 2500
 
 
 def test_sleeping_hits_the_wall_clock_limit() -> None:

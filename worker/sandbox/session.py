@@ -22,6 +22,7 @@ import dataclasses
 import logging
 import math
 import os
+import signal
 import threading
 import time
 from typing import TYPE_CHECKING
@@ -196,8 +197,13 @@ class Session:
         budget_cut = deadline < own
         if served.ending is not Ending.REPORTED:
             assert ended is not None
-            cpu = max(ended.cpu_seconds, seen) - before
-            ended = dataclasses.replace(ended, cpu_seconds=cpu)
+            cpu = max(ended.cpu_seconds, seen)
+            if os.WIFSIGNALED(ended.status) and os.WTERMSIG(ended.status) == signal.SIGXCPU:
+                # The kernel's CPU limit ended it, which it sends once the child has used
+                # that much: what the exit's rusage says may count less (its split between
+                # user and system time is sampled), and the child is gone for a last look.
+                cpu = max(cpu, float(self.plan.cpu_seconds))
+            ended = dataclasses.replace(ended, cpu_seconds=cpu - before)
             return served, ended, budget_cut
         usage = process_usage(child.pid)
         if usage is None:  # it reported, then ended: it cannot take another tree
