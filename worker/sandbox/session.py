@@ -96,10 +96,11 @@ class Session:
         """Search ``tree`` with the session's source; never raises for what the student
         does (a fault of the sandbox itself is an ``internal_error`` outcome)."""
         host = TreeHost(tree, request_cap=self.options.request_cap)
+        limits = self.limits.for_tree(len(tree))
         started = time.monotonic()
         try:
             for _attempt in range(2):
-                served, ended, budget_cut = self._serve(host, spec)
+                served, ended, budget_cut = self._serve(host, spec, limits.cpu_seconds)
                 if served.started or served.ending is not Ending.CLOSED:
                     break
                 # The child ended while it waited for its job (a standby can be killed by
@@ -123,7 +124,6 @@ class Session:
         usage = Usage(int(ended.cpu_seconds * 1000), wall, ended.max_rss_kb)
         output = bytes(served.output).decode("utf-8", "replace")
         truncated = served.output_total > len(served.output)
-        limits = self.limits.for_tree(len(tree))
         outcome = decide(served, ended, limits, budget_cut=budget_cut)
         return RunRecord(host.observed, outcome, output, usage, truncated, served.output_total)
 
@@ -144,7 +144,9 @@ class Session:
         finally:
             _close(child)
 
-    def _serve(self, host: TreeHost, spec: EntrySpec) -> tuple[Served, ChildExit, bool]:
+    def _serve(
+        self, host: TreeHost, spec: EntrySpec, cpu_limit: float
+    ) -> tuple[Served, ChildExit, bool]:
         """Serve one tree to the kept child or a new one; the tree's usage (CPU as a
         difference) with how the child ended, or a live child's state if it reported; and
         whether the tree's deadline was the submission's budget rather than its wall limit."""
@@ -174,7 +176,7 @@ class Session:
                 output_flood=self.options.output_flood,
                 bounds=self._bounds(len(host.tree), spec.recursion_limit),
                 cpu_used=lambda: _cpu_seconds(child.pid) - before,
-                cpu_limit=self.limits.for_tree(len(host.tree)).cpu_seconds,
+                cpu_limit=cpu_limit,
                 idle_used=None if self.limits.idle_seconds is None else clock.idle,
                 idle_limit=self.limits.idle_seconds or math.inf,
                 waited=clock.waited,
