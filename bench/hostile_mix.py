@@ -2,17 +2,20 @@
 service's own topology (Redis broker, PostgreSQL, the Celery workers as scripts/run.sh and
 docker-compose.yml start them: fast lane, slow lane, callbacks, maintenance).
 
-Two phases in one run, each on fresh students (one submission each):
+Three phases in one run, each on fresh students (one submission each):
 - alone (the baseline): ``--correct`` correct submissions arriving at ``--rate`` per second;
+- burst: ``--hostile`` correct submissions from as many students sent at once, then the
+  same paced correct submissions, queued behind them;
 - mixed: ``--hostile`` hostile submissions from as many students sent at once (infinite
-  loops, sleeps, memory bombs and output bombs in turn), then the same correct submissions
-  at the same rate, queued behind them.
-For the correct submissions of each phase, the submit-to-graded latency (from the
+  loops, sleeps, memory bombs and output bombs in turn), then the same paced correct ones.
+For the paced correct submissions of each phase, the submit-to-graded latency (from the
 submission's ``created_at`` to its run's ``finished_at``, both stamped by the service): p50,
-p95, the lanes they were graded in, and the ratio mixed/alone (target: p95 at most 2). Also
-where each hostile kind ended (verdict and lane) and how long it took.
+p95, the lanes they were graded in, and the ratios mixed/alone (target: p95 at most 2) and
+mixed/burst (what the hostile runs cost the fast lane beyond as many correct ones: the
+part of the wait that is hostility, not the burst's size). Also where each hostile kind
+ended (verdict and lane) and how long it took.
 
-``--burners N`` runs both phases beside N processes spinning on the CPU (N = 6 makes a load
+``--burners N`` runs every phase beside N processes spinning on the CPU (N = 6 makes a load
 average of about 8 on two cores): no correct submission may then be graded in the slow lane.
 
 Usage:
@@ -41,6 +44,7 @@ CORRECT = (LIBRARY / "alphabeta" / "correct_fail_hard.py").read_text()
 _MIN = (
     "\n\ndef min_value(game, state, alpha, beta):\n    return max_value(game, state, alpha, beta)\n"
 )
+BURST = {"correct": CORRECT}
 HOSTILE = {
     "loop": "def max_value(game, state, alpha, beta):\n    while True:\n        pass\n" + _MIN,
     "sleep": "import time\n\n\ndef max_value(game, state, alpha, beta):\n"
@@ -53,19 +57,19 @@ HOSTILE = {
 
 
 def phase(
-    bench: Service, name: str, correct: int, hostile: int, rate: float
+    bench: Service, name: str, correct: int, ahead: int, rate: float, sources: dict[str, str]
 ) -> dict[str, list[int]]:
-    """The hostile submissions sent at once, then the correct ones at ``rate`` per second;
-    the run ids of each kind."""
-    runs: dict[str, list[int]] = {"correct": [], **{kind: [] for kind in HOSTILE}}
-    kinds = list(HOSTILE)
-    for number in range(hostile):
+    """``ahead`` submissions of ``sources`` (each kind in turn) sent at once, then the
+    correct ones at ``rate`` per second (kind ``paced``); the run ids of each kind."""
+    runs: dict[str, list[int]] = {"paced": [], **{kind: [] for kind in sources}}
+    kinds = list(sources)
+    for number in range(ahead):
         kind = kinds[number % len(kinds)]
-        runs[kind].append(bench.send(f"{name}-{kind}-{number}@example.edu", HOSTILE[kind])[0])
+        runs[kind].append(bench.send(f"{name}-{kind}-{number}@example.edu", sources[kind])[0])
     began = time.monotonic()
     for number in range(correct):
         time.sleep(max(0.0, began + number / rate - time.monotonic()))
-        runs["correct"].append(bench.send(f"{name}-correct-{number}@example.edu", CORRECT)[0])
+        runs["paced"].append(bench.send(f"{name}-paced-{number}@example.edu", CORRECT)[0])
     return runs
 
 
@@ -95,11 +99,15 @@ def main() -> None:
         # Two submissions per fast slot first: each grading process has started its sandbox.
         warm = [bench.send(f"warm-{n}@example.edu", CORRECT)[0] for n in range(2 * FAST_SLOTS)]
         finished(bench.database, warm, 60)
-        alone_runs = phase(bench, "alone", args.correct, 0, args.rate)
-        alone = finished(bench.database, alone_runs["correct"], args.timeout)
+        alone_runs = phase(bench, "alone", args.correct, 0, args.rate, {})
+        alone = finished(bench.database, alone_runs["paced"], args.timeout)
         loads.append(os.getloadavg()[0])
-        mixed_runs = phase(bench, "mixed", args.correct, args.hostile, args.rate)
-        mixed = finished(bench.database, mixed_runs["correct"], args.timeout)
+        burst_runs = phase(bench, "burst", args.correct, args.hostile, args.rate, BURST)
+        burst = finished(bench.database, burst_runs["paced"], args.timeout)
+        finished(bench.database, burst_runs["correct"], args.timeout)
+        loads.append(os.getloadavg()[0])
+        mixed_runs = phase(bench, "mixed", args.correct, args.hostile, args.rate, HOSTILE)
+        mixed = finished(bench.database, mixed_runs["paced"], args.timeout)
         loads.append(os.getloadavg()[0])
         hostile = {
             kind: finished(bench.database, mixed_runs[kind], args.timeout) for kind in HOSTILE
@@ -118,10 +126,15 @@ def main() -> None:
         f"{args.hostile} hostile ones sent at once ({', '.join(HOSTILE)} in turn)"
     )
     print(_line("alone (baseline)", alone, args.correct))
+    print(_line(f"behind {args.hostile} correct ones", burst, args.correct))
     print(_line("behind hostile", mixed, args.correct))
-    (a50, a95), (m50, m95) = p50_p95(alone), p50_p95(mixed)
+    (a50, a95), (b50, b95), (m50, m95) = p50_p95(alone), p50_p95(burst), p50_p95(mixed)
     print(f"ratio behind hostile / alone: p50 {m50 / a50:.2f}, p95 {m95 / a95:.2f} (target <= 2)")
-    slow = sum(timing.lane == "slow" for timing in alone + mixed)
+    print(
+        f"ratio behind hostile / behind as many correct ones: p50 {m50 / b50:.2f}, "
+        f"p95 {m95 / b95:.2f} (what hostility itself costs the fast lane)"
+    )
+    slow = sum(timing.lane == "slow" for timing in alone + burst + mixed)
     print(f"correct submissions graded in the slow lane: {slow} (target 0)")
     for kind, timings in hostile.items():
         expected = len(mixed_runs[kind])
