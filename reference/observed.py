@@ -23,6 +23,11 @@ VISIT_METHODS = frozenset(
 )
 """Game methods that ask about a node itself, and so visit it. ``result`` only makes a
 child's handle and is not a visit."""
+GENERATE = "generate"
+"""The method of the visit recorded for a state generated (CS188's ``generateSuccessor``,
+a ``result`` that counts): a visit only where generating counts as reaching a node (see
+:attr:`reference.feedback.geometry.Geometry.generated`); the request names the parent, the
+visit the child."""
 
 
 @dataclass(slots=True)

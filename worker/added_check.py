@@ -82,7 +82,13 @@ class _Tree:
 def spec_for(model: ExerciseModel, tree: Tree) -> EntrySpec:
     """How the sandbox calls an implementation on ``tree`` (no call lines: nobody reads
     them)."""
-    spec = entry_spec(model.algorithm, model.entry_points, tree, model.options.depth_limit)
+    spec = entry_spec(
+        model.algorithm,
+        model.entry_points,
+        tree,
+        model.options.depth_limit,
+        contract=model.contract,
+    )
     return replace(spec, call_lines=False)
 
 

@@ -182,6 +182,8 @@ def grade(
                     exercise.entry_points,
                     case.tree,
                     exercise.options.depth_limit,
+                    contract=exercise.contract,
+                    seed=f"{draw}/{case.name}",
                 ),
                 call_lines=call_lines,
             ),

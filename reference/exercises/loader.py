@@ -97,7 +97,8 @@ def read_exercise(
         problems += _search_problems(algorithm, root, filename)
         problems += check_trees(entries, _search(algorithm), folder, root, filename)[1]
         raise FileProblems(problems) from None
-    options = schema.conventions.options()
+    contract = schema.contract.choice()
+    options = schema.conventions.options(contract.contract)
     chosen = (schema.algorithm, options)
     problems += _search_problems(chosen, root, filename)
     problems += _policy_problems(schema, root, filename)
@@ -114,6 +115,7 @@ def read_exercise(
         options=options,
         entry_points=tuple(schema.entry_points or ENTRY_POINTS[schema.algorithm]),
         trees=(),
+        contract=contract,
         limits=Limits(**schema.limits.model_dump()),
         scoring=Scoring(**schema.scoring.model_dump()),
         hidden=HiddenTreePolicy(**schema.hidden_trees.model_dump()),

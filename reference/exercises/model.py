@@ -8,6 +8,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from reference.algorithms import ALGORITHMS
+from reference.contracts import ContractChoice
 from reference.search import SearchOptions, SearchResult, search
 from reference.tree import Number, Tree
 
@@ -123,6 +124,8 @@ class Exercise:
     scoring: Scoring = field(default_factory=Scoring)
     hidden: HiddenTreePolicy = field(default_factory=HiddenTreePolicy)
     folder: Path | None = None
+    contract: ContractChoice = field(default_factory=ContractChoice)
+    """The course contract the students write to (:mod:`reference.contracts`)."""
 
     def tree(self, name: str) -> ExerciseTree:
         """The public tree called ``name``."""

@@ -13,6 +13,7 @@ from reference.budgets import (
     LIMIT_SUBMISSION_SECONDS,
     LIMIT_WALL_SECONDS,
 )
+from reference.contracts import CONTRACTS, DEFAULT_CONTRACT, Contract, ContractChoice
 from reference.search import SearchOptions
 
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$"
@@ -26,16 +27,59 @@ class ConventionsSchema(_Strict):
     """The search conventions students must follow."""
 
     pruning: Literal["on-equality", "strict"] = "on-equality"
-    order: Literal["left-to-right", "right-to-left"] = "left-to-right"
+    order: Literal["left-to-right", "right-to-left", "any"] | None = None
+    """``any``: the children searched must be the reference's, in whatever order (the
+    reference searches left to right). Default: the contract's (left to right, judged;
+    CS188: any)."""
     depth_limit: int | None = Field(default=None, ge=0)
+    generation: Literal["visit", "generated"] | None = None
+    """What counts as reaching a node (default: the contract's)."""
 
-    def options(self) -> SearchOptions:
-        """The reference search's options under these conventions."""
+    def options(self, contract: Contract | None = None) -> SearchOptions:
+        """The reference search's options under these conventions and ``contract``'s
+        defaults (the textbook's when None)."""
+        contract = contract or CONTRACTS[DEFAULT_CONTRACT]
+        order = self.order or ("left-to-right" if contract.order_judged else "any")
         return SearchOptions(
             prune_on_equality=self.pruning == "on-equality",
-            order=self.order,
+            order="left-to-right" if order == "any" else order,
             depth_limit=self.depth_limit,
+            order_judged=order != "any",
+            generation=self.generation or contract.generation,
         )
+
+
+class ContractSchema(_Strict):
+    """The course contract the students write to, with its settings: ``contract: cs188``
+    or a mapping with ``name`` and the settings."""
+
+    name: str = DEFAULT_CONTRACT
+    agent_class: str | None = None
+    agents: int = Field(default=2, ge=2, le=6)
+    depth: int | None = Field(default=None, ge=1, le=12)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_name(cls, data: Any) -> Any:
+        return {"name": data} if isinstance(data, str) else data
+
+    @field_validator("name")
+    @classmethod
+    def _known(cls, value: str) -> str:
+        if value not in CONTRACTS:
+            raise ValueError(f"unknown contract {value!r} (known: {', '.join(CONTRACTS)})")
+        return value
+
+    @field_validator("agent_class")
+    @classmethod
+    def _identifier(cls, value: str | None) -> str | None:
+        if value is not None and not value.isidentifier():
+            raise ValueError(f"agent_class {value!r} is not a Python identifier")
+        return value
+
+    def choice(self) -> ContractChoice:
+        """The contract as the exercise model holds it."""
+        return ContractChoice(self.name, self.agent_class, self.agents, self.depth)
 
 
 class GameSchema(_Strict):
@@ -124,6 +168,7 @@ class ExerciseSchema(_Strict):
     title: str = Field(min_length=1)
     statement: str = ""
     algorithm: str
+    contract: ContractSchema = Field(default_factory=ContractSchema)
     conventions: ConventionsSchema = Field(default_factory=ConventionsSchema)
     entry_points: list[str] | None = None
     limits: LimitsSchema = Field(default_factory=LimitsSchema)
@@ -137,6 +182,18 @@ class ExerciseSchema(_Strict):
         if value not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {value!r} (known: {', '.join(ALGORITHMS)})")
         return value
+
+    @model_validator(mode="after")
+    def _contract_fits(self) -> ExerciseSchema:
+        contract = CONTRACTS[self.contract.name]
+        if contract.algorithms is not None and self.algorithm not in contract.algorithms:
+            raise ValueError(
+                f"the {contract.name} contract has no {self.algorithm!r} "
+                f"(it has {', '.join(sorted(contract.algorithms))})"
+            )
+        if contract.agents_layers and self.contract.agent_class is None:
+            raise ValueError(f"the {contract.name} contract needs contract.agent_class")
+        return self
 
     @field_validator("entry_points")
     @classmethod

@@ -18,9 +18,22 @@ _edges = attrgetter("edges")
 class Geometry:
     """Preorder positions, subtree ends, depths and children in search order."""
 
-    def __init__(self, tree: Tree, order: Order = "left-to-right") -> None:
+    def __init__(
+        self,
+        tree: Tree,
+        order: Order = "left-to-right",
+        *,
+        order_judged: bool = True,
+        generated: bool = False,
+    ) -> None:
         self.tree = tree
         self.order = order
+        self.order_judged = order_judged
+        """Whether a child searched before a sibling that comes first in ``order`` is a
+        mistake (see :class:`reference.search.SearchOptions`)."""
+        self.generated = generated
+        """Whether a node counts as reached when its state is generated (CS188's
+        ``generateSuccessor``), not only when the game is asked about it."""
         nodes = tree.nodes
         names = list(nodes)
         count = len(names)

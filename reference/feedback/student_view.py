@@ -12,11 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from reference.feedback.geometry import Geometry
-from reference.observed import Call, Observed, ObservedEvent, Return, Visit
+from reference.observed import GENERATE, Call, Observed, ObservedEvent, Return, Visit
 from reference.tree import Number
 
-NEVER, OPEN, FINISHED = 0, 1, 2
-"""The states of a node while the trace is read (a node once visited is open or finished)."""
+NEVER, OPEN, FINISHED, GENERATED = 0, 1, 2, 4
+"""The states of a node while the trace is read (a node once visited is open or finished;
+one whose state was only generated, where generating counts as reaching it, is
+``GENERATED`` until the search asks about it)."""
+
 VALUE_METHODS = frozenset({"utility", "eval"})
 """The game requests that ask what a node is worth."""
 
@@ -111,6 +114,7 @@ def read_student(observed: Observed, geometry: Geometry) -> StudentView:
     visit, call, return_ = Visit, Call, Return
     in_preorder = True  # whether the first visits come in the tree's preorder
     latest_first = -1
+    generated = geometry.generated
     for position, event in enumerate(observed.events):
         name = event.node
         at = position_of(name)
@@ -118,7 +122,18 @@ def read_student(observed: Observed, geometry: Geometry) -> StudentView:
             continue
         kind = type(event)
         if kind is visit:
-            if event.method in value_methods:  # type: ignore[union-attr]  # a Visit (kind)
+            method = event.method  # type: ignore[union-attr]  # a Visit (kind)
+            if method == GENERATE:
+                # Reached, in the order generated; searched once the game is asked about
+                # it (so that generating every child before searching any is no repeat).
+                if generated and first_seen[at] is None:
+                    first_visit[name] = first_seen[at] = position
+                    if at < latest_first:
+                        in_preorder = False
+                    latest_first = at
+                    state[at] = GENERATED
+                continue
+            if method in value_methods:
                 asked[at] = 1
             if stack:
                 top = stack[-1]
@@ -133,12 +148,18 @@ def read_student(observed: Observed, geometry: Geometry) -> StudentView:
                         stack.append(at)
                         state[at] = OPEN
                         continue
+                    if state[at] == GENERATED:  # going down to a node generated earlier
+                        stack.append(at)
+                        state[at] = OPEN
+                        continue
                 elif not (at <= top < end[at]):
                     _close_unrelated(stack, state, at, end)
             status = state[at]
             if status == OPEN:
                 continue
-            if status == NEVER:
+            if status == GENERATED:
+                pass
+            elif status == NEVER:
                 first_visit[name] = first_seen[at] = position
                 if at < latest_first:
                     in_preorder = False
@@ -184,7 +205,7 @@ def read_student(observed: Observed, geometry: Geometry) -> StudentView:
     view.received_in_preorder = received_at
     view.order = list(first_visit)  # a dict keeps its insertion order: first visits
     # Children first visited in preorder are visited in search order (left to right).
-    if not in_preorder or geometry.order != "left-to-right":
+    if geometry.order_judged and (not in_preorder or geometry.order != "left-to-right"):
         view.out_of_order = _out_of_order(first_visit, geometry)
     return view
 

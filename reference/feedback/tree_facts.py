@@ -57,7 +57,12 @@ class TreeFacts:
 def make_facts(tree: Tree, reference: SearchResult) -> TreeFacts:
     """Index ``tree`` and ``reference`` (see :func:`tree_facts` for the kept ones)."""
     options = reference.options
-    geometry = Geometry(tree, options.order)
+    geometry = Geometry(
+        tree,
+        options.order,
+        order_judged=options.order_judged,
+        generated=options.generation == "generated",
+    )
     if options.depth_limit is not None:
         geometry.depth  # noqa: B018 - worked out now, so that a kept geometry never changes
     ref = read_reference(reference, geometry)

@@ -22,6 +22,7 @@ from types import MappingProxyType
 from reference.algorithms import ALGORITHMS
 from reference.budgets import hidden_shape
 from reference.caching import IdentityCache
+from reference.contracts import hidden_layers
 from reference.exercises.model import Exercise, HiddenTreePolicy
 from reference.naming import ROOT_NAME, action_labels, child_names
 from reference.tree import Edge, Kind, Node, Tree
@@ -82,13 +83,13 @@ def seeded_tree(exercise: Exercise, seed: bytes, index: int) -> Tree:
     # so any run of consecutive candidates has trees of both parities (leaves under MAX
     # and under MIN) and both players to move at the root.
     offset = int.from_bytes(seed[:4], "big")
-    layers = LAYERS.get(exercise.algorithm, LAYERS["minimax"])
+    roots = hidden_roots(exercise)
     limit = exercise.options.depth_limit
     width = wide_width(exercise)
     if limit is None:
-        height, kinds = tree_shape(heights, layers, offset + index, policy.leaves_after_moves)
+        height, kinds = tree_shape(heights, roots, offset + index, policy.leaves_after_moves)
         return random_tree(rng, policy, height, kinds, wide=width)
-    height, kinds = depth_limited_shape(heights, layers, limit, offset + index)
+    height, kinds = depth_limited_shape(heights, roots, limit, offset + index)
     return random_tree(rng, policy, height, kinds, heuristics=True, wide=width, searched=limit)
 
 
@@ -110,6 +111,14 @@ def wide_width(exercise: Exercise) -> int:
     return _widths.get(width, exercise)
 
 
+def hidden_roots(exercise: Exercise) -> list[tuple[Kind, ...]]:
+    """The layers of ``exercise``'s hidden trees from each kind of root they may have: its
+    algorithm's layers, or its contract's (CS188: MAX, then one layer per ghost); from a
+    MAX root only when the contract's trees all start with MAX to move."""
+    layers = hidden_layers(exercise.contract, LAYERS.get(exercise.algorithm, LAYERS["minimax"]))
+    return [layers] if exercise.contract.contract.max_root else root_kinds(layers)
+
+
 def root_kinds(layers: tuple[Kind, ...]) -> list[tuple[Kind, ...]]:
     """The layers from a MAX root and, where the algorithm has MIN nodes, from a MIN root."""
     roots = [layers]
@@ -120,13 +129,13 @@ def root_kinds(layers: tuple[Kind, ...]) -> list[tuple[Kind, ...]]:
 
 
 def tree_shape(
-    heights: range, layers: tuple[Kind, ...], turn: int, leaves_after_moves: bool
+    heights: range, roots: list[tuple[Kind, ...]], turn: int, leaves_after_moves: bool
 ) -> tuple[int, tuple[Kind, ...]]:
     """The height and the layers (from the root down) of candidate ``turn``: every
-    (root, height) pair in turn; with ``leaves_after_moves``, only heights whose leaves hang
-    below a move."""
+    (root, height) pair in turn (``roots``: see :func:`hidden_roots`); with
+    ``leaves_after_moves``, only heights whose leaves hang below a move."""
     shapes = []
-    for kinds in root_kinds(layers):
+    for kinds in roots:
         usable = range_after_moves(heights, kinds) if leaves_after_moves else list(heights)
         shapes += [(height, kinds) for height in usable]
     return shapes[turn % len(shapes)]
@@ -140,7 +149,7 @@ def range_after_moves(heights: range, layers: tuple[Kind, ...]) -> list[int]:
 
 
 def depth_limited_shape(
-    heights: range, layers: tuple[Kind, ...], limit: int, turn: int
+    heights: range, roots: list[tuple[Kind, ...]], limit: int, turn: int
 ) -> tuple[int, tuple[Kind, ...]]:
     """The height and the layers (from the root down) of depth-limited candidate ``turn``.
 
@@ -155,7 +164,7 @@ def depth_limited_shape(
     """
     above = [height for height in heights if height > limit]
     usable = above if len({(height - limit) % 2 for height in above}) == 2 else list(heights)
-    shapes = [(height, kinds) for kinds in root_kinds(layers) for height in usable]
+    shapes = [(height, kinds) for kinds in roots for height in usable]
     return shapes[turn % len(shapes)]
 
 

@@ -31,11 +31,19 @@ class SearchOptions:
     False selects the strict rule of the Berkeley CS188 projects (v > beta, v < alpha).
     ``order`` is the order children are searched in. ``depth_limit`` cuts the search at that
     depth (the root is at depth 0) and scores the nodes there by their heuristic.
+
+    Two conventions only the judge of a student's search reads (the reference search is
+    the same either way): ``order_judged``, whether a child searched before a sibling that
+    comes first in ``order`` is a mistake (CS188 compares the set of generated states, not
+    their order); ``generation``, what counts as reaching a node (see
+    :data:`reference.contracts.Generation`).
     """
 
     prune_on_equality: bool = True
     order: Order = "left-to-right"
     depth_limit: int | None = None
+    order_judged: bool = True
+    generation: Literal["visit", "generated"] = "visit"
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,14 +11,14 @@ from __future__ import annotations
 import os
 from typing import NoReturn
 
-from reference.observed import VISIT_METHODS, Call, Observed, Return, Visit
+from reference.observed import GENERATE, VISIT_METHODS, Call, Observed, Return, Visit
 from reference.search.negamax import mover
 from reference.tree import Kind, Node, Number, Tree
 from worker.harness.backend import Refusal
 from worker.harness.student import StudentResult
 from worker.harness.values import Described
 
-REQUEST_METHODS = VISIT_METHODS | {"result"}
+REQUEST_METHODS = VISIT_METHODS | {"result", "generate"}
 _POOL_BYTES = 4096
 LOOKAHEAD_METHODS = frozenset({"actions", "successors", "chance_outcomes"})
 """Requests whose answer lists a state's children: the sandbox also tells their facts."""
@@ -180,6 +180,16 @@ class TreeHost:
             if edge.action == argument:
                 return self.token(edge.child)
         return Refusal(f"{str(argument)[:40]!r} is not an action in this state")
+
+    def _generate(self, node: Node, argument: object) -> object:
+        """``result`` that also records the child as generated (CS188's
+        ``generateSuccessor``): a visit of the child where generating counts as reaching
+        a node (see :mod:`reference.feedback.student_view`)."""
+        for edge in node.edges:
+            if edge.action == argument:
+                self.observed.events.append(Visit(edge.child, GENERATE))
+                return self.token(edge.child)
+        return Refusal(f"{str(argument)[:40]!r} is not a legal action in this state")
 
     def _successors(self, node: Node, argument: object) -> object:
         return [(edge.action, self.token(edge.child)) for edge in node.edges]

@@ -6,9 +6,11 @@ for a student's code: it is not isolated."""
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 from dataclasses import dataclass
 
+from reference.contracts import ContractChoice
 from reference.observed import Observed
 from reference.tree import Kind, Tree
 from worker.harness.host import TreeHost, conclude
@@ -56,12 +58,35 @@ def entry_spec(
     entry_points: tuple[str, ...],
     tree: Tree,
     depth_limit: int | None = None,
+    *,
+    contract: ContractChoice | None = None,
+    seed: str | None = None,
 ) -> EntrySpec:
-    """The call of an exercise's entry point on the root of ``tree``."""
+    """The call of an exercise's entry point on the root of ``tree``, under ``contract``
+    (the textbook's when None); ``seed`` names the run whose ``random`` is seeded from it
+    (None: not seeded)."""
     kind = tree.root.kind
     root_kind = "MAX" if kind is Kind.LEAF else str(kind)
     recursion = max(10_000, 4 * tree.height() + 200)
-    return EntrySpec(algorithm, entry_points, root_kind, depth_limit, recursion)
+    contract = contract or ContractChoice()
+    options = (
+        ("agent_class", contract.agent_class),
+        ("agents", contract.agents),
+        ("depth", contract.depth),
+    )
+    number = None
+    if seed is not None:
+        number = int.from_bytes(hashlib.sha256(seed.encode()).digest()[:8], "big")
+    return EntrySpec(
+        algorithm,
+        entry_points,
+        root_kind,
+        depth_limit,
+        recursion,
+        contract=contract.name,
+        contract_options=options,
+        seed=number,
+    )
 
 
 def run_local(

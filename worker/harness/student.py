@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import random
 import sys
 import traceback
 import types
@@ -19,7 +20,10 @@ from typing import Any
 
 from reference.algorithms import ALGORITHMS, ROLE_BY_KIND, call_decision, find_decision
 from worker.harness.backend import Backend
+from worker.harness.contracts import RUNNERS, course_modules, register
+from worker.harness.cs188 import GameState, agent_for
 from worker.harness.game import Game, State, token_of
+from worker.harness.stand_ins import cs188_game, cs188_pacman, cs188_util
 from worker.harness.values import Described, describe_value
 
 
@@ -36,6 +40,13 @@ class EntrySpec:
     call_lines: bool = True
     """Record the line of the student's file each entry-function call is made from (for
     the first divergence's link to the code; ``bench/callsite_cost.py`` measures it)."""
+    contract: str = "textbook"
+    """The course contract the file is written to (:mod:`reference.contracts`)."""
+    contract_options: tuple[tuple[str, str | int | None], ...] = ()
+    """The contract's settings (CS188: agent_class, agents, depth)."""
+    seed: int | None = None
+    """``random`` is seeded with it before the student's module is loaded, so that a
+    search that shuffles or breaks ties at random gets the same verdict at each grading."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,35 +217,83 @@ def run_student(
 ) -> StudentResult:
     """Load the student's module and search the root ``root_token`` with it, through
     ``game`` (default: a plain :class:`Game` over ``backend``)."""
-    module = load_module(source, filename)
-    if isinstance(module, StudentError):
-        return StudentResult(error=module)
-    defines = _defined_functions(module)
-    if game is None:
-        game = Game(backend)
+    runner = RUNNERS[spec.contract]
+    if spec.seed is not None:
+        # A search that shuffles its moves or breaks ties at random gets the same verdict
+        # at every grading of the same draw.
+        random.seed(spec.seed)
+    with course_modules(runner):
+        module = load_module(source, filename)
+        if isinstance(module, StudentError):
+            return StudentResult(error=module)
+        defines = _defined_functions(module)
+        if game is None:
+            game = Game(backend)
+        old_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old_limit, spec.recursion_limit))
+        try:
+            return runner.search(module, spec, backend, game, root_token, defines)
+        except BaseException as error:
+            return StudentResult(error=runtime_error(error, filename, source), defines=defines)
+        finally:
+            sys.setrecursionlimit(old_limit)
+            unload(module)
+
+
+@register("textbook")
+def _search_textbook(
+    module: types.ModuleType,
+    spec: EntrySpec,
+    backend: Backend,
+    game: Game,
+    root_token: str,
+    defines: tuple[str, ...],
+) -> StudentResult:
+    """The textbook's contract: the module's entry functions (noted at every call and
+    return), or else its decision function."""
     root = State(root_token, game)
     entries = [getattr(module, name, None) for name in spec.entry_points]
-    old_limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old_limit, spec.recursion_limit))
-    try:
-        # Any callable will do: a function, a decorated one (lru_cache), a bound method, an
-        # object with __call__.
-        functions = [entry for entry in entries if callable(entry)]
-        if len(functions) == len(entries):
-            for name, function in zip(spec.entry_points, functions, strict=True):
-                _install(module, name, _wrap(function, name, spec, backend, filename), function)
-            return _search_root(module, spec, game, root, defines)
-        found = find_decision(ALGORITHMS[spec.algorithm], lambda name: getattr(module, name, None))
-        if found is not None:
-            action = call_decision(*found, root, game, spec.depth_limit)
-            text = action if type(action) is str else None
-            return StudentResult(decision=text, decision_style=True, defines=defines)
-    except BaseException as error:
-        return StudentResult(error=runtime_error(error, filename, source), defines=defines)
-    finally:
-        sys.setrecursionlimit(old_limit)
-        unload(module)
+    filename = module.__file__ or ""
+    # Any callable will do: a function, a decorated one (lru_cache), a bound method, an
+    # object with __call__.
+    functions = [entry for entry in entries if callable(entry)]
+    if len(functions) == len(entries):
+        for name, function in zip(spec.entry_points, functions, strict=True):
+            _install(module, name, _wrap(function, name, spec, backend, filename), function)
+        return _search_root(module, spec, game, root, defines)
+    found = find_decision(ALGORITHMS[spec.algorithm], lambda name: getattr(module, name, None))
+    if found is not None:
+        action = call_decision(*found, root, game, spec.depth_limit)
+        text = action if type(action) is str else None
+        return StudentResult(decision=text, decision_style=True, defines=defines)
     return StudentResult(error=_missing(spec, defines, module), defines=defines)
+
+
+@register("cs188", {"util": cs188_util, "game": cs188_game, "pacman": cs188_pacman})
+def _search_cs188(
+    module: types.ModuleType,
+    spec: EntrySpec,
+    backend: Backend,
+    game: Game,
+    root_token: str,
+    defines: tuple[str, ...],
+) -> StudentResult:
+    """CS188's contract: the question's agent class, built with the exercise's depth, and
+    its ``getAction`` on the root's :class:`~worker.harness.cs188.GameState`."""
+    options = dict(spec.contract_options)
+    agent_class = str(options.get("agent_class") or "")
+    agents = options.get("agents")
+    depth = options.get("depth")
+    root = GameState(root_token, game, agents if type(agents) is int else 2)
+    try:
+        agent = agent_for(module, agent_class, depth if type(depth) is int else None)
+    except LookupError:
+        found = ", ".join(f"{name}()" for name in defines) or "no functions or classes"
+        message = f"missing the agent class {agent_class}; your file defines {found}"
+        return StudentResult(error=StudentError("runtime", message), defines=defines)
+    action = agent.getAction(root)
+    text = action if type(action) is str else None
+    return StudentResult(decision=text, decision_style=True, defines=defines)
 
 
 def _install(

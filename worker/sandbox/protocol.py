@@ -69,6 +69,7 @@ METHOD_CODES = {
     "eval": b"e",
     "chance_outcomes": b"c",
     "to_move": b"m",
+    "generate": b"g",
 }
 METHODS = {code[0]: method for method, code in METHOD_CODES.items()}
 
@@ -134,6 +135,9 @@ def encode_job(
         spec.depth_limit,
         spec.recursion_limit,
         spec.call_lines,
+        spec.contract,
+        spec.contract_options,
+        spec.seed,
         root_token,
         root_facts,
     )
@@ -226,8 +230,11 @@ def _number(value: Any) -> Any:
 def decode_job(body: bytes) -> tuple[str, str, EntrySpec, str, Facts]:
     """(source, filename, spec, root token, root facts) from :func:`encode_job`."""
     fields = marshal.loads(body)
-    source, filename, algorithm, entries, root_kind, depth, recursion, lines, root, facts = fields
-    spec = EntrySpec(algorithm, tuple(entries), root_kind, depth, recursion, lines)
+    (source, filename, algorithm, entries, root_kind, depth, recursion, lines, contract,
+     options, seed, root, facts) = fields  # fmt: skip
+    spec = EntrySpec(
+        algorithm, tuple(entries), root_kind, depth, recursion, lines, contract, options, seed
+    )
     return source, filename, spec, root, facts
 
 

@@ -1,0 +1,112 @@
+"""The registry of course contracts: what a course's students write, one entry per course.
+
+A contract says how a student's file is called and what it is handed: the textbook's
+module-level functions over a ``game`` (AIMA, aima-python), Berkeley CS188's agent class
+whose ``getAction`` gets a game state, or MIT 6.034's lab functions over a game-state
+object. Everything the grader needs to know about a contract lives in its entry here: its
+name in ``exercise.yaml``, the algorithms it has, the modules of the course a student may
+import (the sandbox hands them stand-ins the project writes), the conventions it defaults
+to (what counts as a visit, whether the order of children is judged), and the shape of its
+hidden trees. The harness that runs a student's file under a contract is registered under
+the same name in :mod:`worker.harness.contracts`; adding a contract is one entry in each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Literal
+
+from reference.tree import Kind
+
+Generation = Literal["visit", "generated"]
+"""What counts as a node the search reached: ``visit``, a game call asking about the node
+itself (its actions, value, whether it is over); ``generated``, the call that made the node's
+state (CS188's ``generateSuccessor``), as CS188's autograder counts."""
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """One course's way of writing a search."""
+
+    name: str
+    title: str
+    writes: str
+    """What a student's file defines, in a sentence (pages and the README say it)."""
+    algorithms: frozenset[str] | None = None
+    """The algorithms this contract has (None: every registered one)."""
+    modules: tuple[str, ...] = ()
+    """The course's own modules a student's file may import: the sandbox gives it the
+    project's stand-ins under these names."""
+    generation: Generation = "visit"
+    order_judged: bool = True
+    """Whether the order children are searched in is judged by default (CS188 compares the
+    set of generated states, not their order)."""
+    max_root: bool = False
+    """Every tree starts with MAX to move (Pacman moves first); else hidden trees start at
+    MAX or at MIN in turn."""
+    agents_layers: bool = False
+    """Hidden trees have one MAX layer then one layer per other agent (the exercise's
+    ``agents``), as the course's trees do; else the algorithm's layers alternate."""
+
+
+CONTRACTS: Mapping[str, Contract] = MappingProxyType(
+    {
+        contract.name: contract
+        for contract in (
+            Contract(
+                "textbook",
+                "The textbook (AIMA, aima-python)",
+                "module-level search functions (max_value, min_value, negamax, ...) taking "
+                "(game, state, ...), or the textbook's decision function with nested helpers",
+            ),
+            Contract(
+                "cs188",
+                "Berkeley CS188, multi-agent search",
+                "multiAgents.py as handed out: the question's agent class "
+                "(MinimaxAgent, AlphaBetaAgent, ExpectimaxAgent) whose getAction(gameState) "
+                "returns Pacman's move, over gameState.getLegalActions(agentIndex), "
+                "generateSuccessor(agentIndex, action), getNumAgents(), isWin(), isLose() and "
+                "self.evaluationFunction, to self.depth moves of every agent",
+                algorithms=frozenset({"minimax", "alphabeta", "expectimax"}),
+                modules=("util", "game", "pacman"),
+                generation="generated",
+                order_judged=False,
+                max_root=True,
+                agents_layers=True,
+            ),
+        )
+    }
+)
+"""Every contract, by name."""
+
+DEFAULT_CONTRACT = "textbook"
+
+
+@dataclass(frozen=True, slots=True)
+class ContractChoice:
+    """The contract an exercise's students write to, with its settings."""
+
+    name: str = DEFAULT_CONTRACT
+    agent_class: str | None = None
+    """CS188: the class ``getAction`` is called on (the question's agent)."""
+    agents: int = 2
+    """CS188: how many agents take turns (Pacman and the ghosts)."""
+    depth: int | None = None
+    """CS188: the depth the agent is built with, in moves of every agent."""
+
+    @property
+    def contract(self) -> Contract:
+        """The registered contract."""
+        return CONTRACTS[self.name]
+
+
+def hidden_layers(choice: ContractChoice, layers: tuple[Kind, ...]) -> tuple[Kind, ...]:
+    """The kinds of a hidden tree's internal nodes, level by level, for an algorithm whose
+    own layers are ``layers``, under ``choice``: one MAX layer then one layer of the
+    opponent's kind per other agent for a contract with agents' layers."""
+    if not choice.contract.agents_layers:
+        return layers
+    opponent = Kind.CHANCE if Kind.CHANCE in layers else Kind.MIN
+    return (Kind.MAX,) + (opponent,) * max(1, choice.agents - 1)
