@@ -49,6 +49,9 @@ class Contract:
     agents_layers: bool = False
     """Hidden trees have one MAX layer then one layer per other agent (the exercise's
     ``agents``), as the course's trees do; else the algorithm's layers alternate."""
+    uniform_chance: bool = False
+    """Every outcome of a chance node is equally likely (CS188's random ghosts), on hidden
+    trees too: the course's searches divide by the number of moves."""
 
 
 CONTRACTS: Mapping[str, Contract] = MappingProxyType(
@@ -75,6 +78,7 @@ CONTRACTS: Mapping[str, Contract] = MappingProxyType(
                 order_judged=False,
                 max_root=True,
                 agents_layers=True,
+                uniform_chance=True,
             ),
         )
     }

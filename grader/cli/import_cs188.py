@@ -195,8 +195,17 @@ def _tree_name(stem: str) -> str:
 def exercise_document(
     imported: Cs188Import, result: SearchResult, *, source: str, tree_name: str
 ) -> dict[str, Any]:
-    """The ``exercise.yaml`` of an imported test, as a mapping ready to dump."""
-    conventions: dict[str, Any] = {"order": "left-to-right"}
+    """The ``exercise.yaml`` of an imported test, as a mapping ready to dump: students
+    hand in ``multiAgents.py`` as they write it for CS188 (the ``cs188`` contract, whose
+    conventions are CS188's: the set of generated states is judged, not their order)."""
+    contract: dict[str, Any] = {
+        "name": "cs188",
+        "agent_class": imported.agent,
+        "agents": imported.num_agents,
+    }
+    if imported.depth is not None:
+        contract["depth"] = imported.depth
+    conventions: dict[str, Any] = {}
     if result.algorithm == "alphabeta":
         conventions["pruning"] = "strict"
     if imported.cutoff_depth is not None:
@@ -216,6 +225,7 @@ def exercise_document(
         "title": f"CS188 {source} ({imported.agent}{depth})",
         "algorithm": result.algorithm,
         "statement": _statement(imported, result, source),
+        "contract": contract,
         "conventions": conventions,
         "trees": [{"name": tree_name, "file": f"{tree_name}.tree.yaml", "expect": expect}],
     }

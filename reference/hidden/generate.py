@@ -84,13 +84,16 @@ def seeded_tree(exercise: Exercise, seed: bytes, index: int) -> Tree:
     # and under MIN) and both players to move at the root.
     offset = int.from_bytes(seed[:4], "big")
     roots = hidden_roots(exercise)
+    uniform = exercise.contract.contract.uniform_chance
     limit = exercise.options.depth_limit
     width = wide_width(exercise)
     if limit is None:
         height, kinds = tree_shape(heights, roots, offset + index, policy.leaves_after_moves)
-        return random_tree(rng, policy, height, kinds, wide=width)
+        return random_tree(rng, policy, height, kinds, wide=width, uniform=uniform)
     height, kinds = depth_limited_shape(heights, roots, limit, offset + index)
-    return random_tree(rng, policy, height, kinds, heuristics=True, wide=width, searched=limit)
+    return random_tree(
+        rng, policy, height, kinds, heuristics=True, wide=width, searched=limit, uniform=uniform
+    )
 
 
 _widths: IdentityCache[int] = IdentityCache(64)
@@ -204,6 +207,7 @@ def random_tree(
     heuristics: bool = False,
     wide: int = 0,
     searched: int | None = None,
+    uniform: bool = False,
 ) -> Tree:
     """A random tree of exactly ``height`` with internal kinds ``layers`` by level.
 
@@ -238,7 +242,10 @@ def random_tree(
         names = child_names(name, count, parent_is_root=depth == 0)
         probabilities: list[Fraction | None] = [None] * count
         if kind is Kind.CHANCE:
+            # Uniform: every outcome equally likely (CS188's ghosts), drawn all the same so
+            # that the rest of the tree is the one the seed gives either way.
             weights = [rng.randint(1, 4) for _ in range(count)]
+            weights = [1] * count if uniform else weights
             probabilities = [Fraction(weight, sum(weights)) for weight in weights]
         edges = tuple(
             Edge(action, child, p)

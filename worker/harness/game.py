@@ -46,7 +46,7 @@ class State:
 
 def token_of(state: object) -> str | None:
     """The handle of a state the student passes back, or None for anything else."""
-    return state._token if type(state) is State else None
+    return state._token if isinstance(state, State) else None
 
 
 class Game:

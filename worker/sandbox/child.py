@@ -167,7 +167,7 @@ class RemoteGame(Game):
     def _told(self, method: str, state: object) -> tuple[bool, str] | None:
         """The told facts of ``state`` (terminal, who moves), the call reported as answered
         from them; None when they are not known."""
-        if type(state) is not State:
+        if not isinstance(state, State):
             return None
         known = self._facts.get(state._token)
         if known is not None:

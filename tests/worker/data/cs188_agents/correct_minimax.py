@@ -1,0 +1,19 @@
+class MinimaxAgent(MultiAgentSearchAgent):
+    def getAction(self, gameState: GameState):
+        def value(state, agent, depth):
+            if state.isWin() or state.isLose() or depth == self.depth:
+                return self.evaluationFunction(state)
+            following = (agent + 1) % state.getNumAgents()
+            deeper = depth + 1 if following == 0 else depth
+            scores = [
+                value(state.generateSuccessor(agent, action), following, deeper)
+                for action in state.getLegalActions(agent)
+            ]
+            return max(scores) if agent == 0 else min(scores)
+
+        best, choice = float("-inf"), Directions.STOP
+        for action in gameState.getLegalActions(0):
+            score = value(gameState.generateSuccessor(0, action), 1, 0)
+            if score > best:
+                best, choice = score, action
+        return choice

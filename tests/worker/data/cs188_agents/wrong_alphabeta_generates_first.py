@@ -1,0 +1,35 @@
+class AlphaBetaAgent(MultiAgentSearchAgent):
+    """Generates every successor before its loop: CS188 counts the pruned ones as generated."""
+
+    def getAction(self, gameState: GameState):
+        return self.maxValue(gameState, 0, float("-inf"), float("inf"))[1]
+
+    def maxValue(self, state, depth, alpha, beta):
+        if state.isWin() or state.isLose() or depth == self.depth:
+            return self.evaluationFunction(state), None
+        v, move = float("-inf"), None
+        children = [(a, state.generateSuccessor(0, a)) for a in state.getLegalActions(0)]
+        for action, child in children:
+            score = self.minValue(child, 1, depth, alpha, beta)
+            if score > v:
+                v, move = score, action
+            if v > beta:
+                return v, move
+            alpha = max(alpha, v)
+        return v, move
+
+    def minValue(self, state, agent, depth, alpha, beta):
+        if state.isWin() or state.isLose():
+            return self.evaluationFunction(state)
+        v = float("inf")
+        children = [state.generateSuccessor(agent, a) for a in state.getLegalActions(agent)]
+        for child in children:
+            if agent == state.getNumAgents() - 1:
+                score = self.maxValue(child, depth + 1, alpha, beta)[0]
+            else:
+                score = self.minValue(child, agent + 1, depth, alpha, beta)
+            v = min(v, score)
+            if v < alpha:
+                return v
+            beta = min(beta, v)
+        return v
