@@ -17,8 +17,9 @@ from grader.web.context import db_session, settings
 from grader.web.treesvg import stored_tree_svg
 from reference.algorithms import ALGORITHMS
 from reference.caching import IdentityCache
+from reference.contracts import DEFAULT_CONTRACT
 from reference.exercises.model import Exercise as ExerciseModel
-from reference.starter import entry_parameters
+from reference.starter import entry_text
 
 GAME_INTERFACE = (
     ("game.actions(state)", "the legal actions, left to right"),
@@ -52,8 +53,10 @@ def statement_html(text: str) -> Markup:
 def conventions(model: ExerciseModel) -> list[tuple[str, str]]:
     """The rules a submission is graded by, as (name, explanation) rows."""
     rows = [("Algorithm", f"{model.algorithm}: {ALGORITHMS[model.algorithm].summary}")]
-    parameters = entry_parameters(model)
-    rows.append(("Entry points", ", ".join(f"{name}({parameters})" for name in model.entry_points)))
+    contract = model.contract.contract
+    if contract.name != DEFAULT_CONTRACT:
+        rows.append(("Course", f"{contract.title}: {contract.writes}"))
+    rows.append(("Entry points", entry_text(model)))
     if ALGORITHMS[model.algorithm].windowed:
         if model.options.prune_on_equality:
             rule = "on equality (AIMA): MAX returns when v >= beta, MIN when v <= alpha"
@@ -61,8 +64,22 @@ def conventions(model: ExerciseModel) -> list[tuple[str, str]]:
             rule = "strict (CS188): MAX returns when v > beta, MIN when v < alpha"
         rows.append(("Pruning", rule))
         rows.append(("Root window", "alpha = -inf, beta = +inf"))
-    rows.append(("Order", f"children are searched {model.options.order}"))
-    if model.options.depth_limit is not None:
+    if model.options.order_judged:
+        rows.append(("Order", f"children are searched {model.options.order}"))
+    else:
+        rows.append(("Order", "any: the states searched must be the reference's, in any order"))
+    if model.options.generation == "generated":
+        rows.append(("Counted", "a state counts as searched once generateSuccessor makes it"))
+    if model.contract.depth is not None:
+        agents = model.contract.agents
+        rows.append(
+            (
+                "Depth",
+                f"depth {model.contract.depth}: that many moves of each of the {agents} agents "
+                f"({model.options.depth_limit} plies), then self.evaluationFunction",
+            )
+        )
+    elif model.options.depth_limit is not None:
         rows.append(
             (
                 "Depth limit",

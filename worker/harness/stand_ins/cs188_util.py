@@ -24,9 +24,7 @@ def manhattanDistance(xy1: tuple[float, float], xy2: tuple[float, float]) -> flo
 def raiseNotDefined() -> None:
     """Stop: the method that calls this is not written yet."""
     caller = sys._getframe(1).f_code
-    raise NotImplementedError(
-        f"method not implemented: {caller.co_name} (line {caller.co_firstlineno})"
-    )
+    raise NotImplementedError(f"method not implemented: {caller.co_name}")
 
 
 def lookup(name: str, namespace: Mapping[str, Any]) -> Any:
