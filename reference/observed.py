@@ -102,6 +102,9 @@ class Observed:
     decision_style: bool = False
     """True when the student's module used the textbook decision function with nested
     helpers: then per-node values cannot be observed."""
+    claimed_evaluations: Number | None = None
+    """How many static evaluations the search said it made, where the course's functions
+    return that count (MIT 6.034); None elsewhere."""
 
     def visited(self) -> list[str]:
         """Nodes in the order of their first visit."""

@@ -63,6 +63,18 @@ def judge_answer(ctx: Context) -> Answer:
                 f"Your search returned {format_value(value_actual)} for the root {root}, "
                 f"but its value is {format_value(expected)}."
             )
+    claimed = observed.claimed_evaluations
+    if claimed is not None and value_ok is not None:
+        # The course's functions return how many static evaluations they made (MIT 6.034's
+        # (path, score, evaluations)): a miscount makes the answer wrong, as the lab's
+        # tests say.
+        made = len(ctx.reference.trace.evaluated())
+        if not same(claimed, made):
+            value_ok = False
+            messages.append(
+                f"Your search says it made {format_value(claimed)} static evaluations; "
+                f"the search makes {made}."
+            )
     decision_expected = ctx.reference.decision
     decision_actual = observed.decision
     decision_ok: bool | None = None

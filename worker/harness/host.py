@@ -277,5 +277,7 @@ def conclude(observed: Observed, result: StudentResult) -> None:
     """Copy the top-level answer of the student's search into ``observed``."""
     observed.decision = result.decision
     observed.decision_style = result.decision_style
+    if result.evaluations is not None:
+        observed.claimed_evaluations = result.evaluations[0]
     if result.value is not None:
         observed.root_value, observed.root_problem, _ = result.value

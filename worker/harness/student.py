@@ -73,6 +73,9 @@ class StudentResult:
     decision_style: bool = False
     error: StudentError | None = None
     defines: tuple[str, ...] = field(default=())
+    evaluations: Described | None = None
+    """The number of static evaluations the search says it made, where the course's
+    functions return it (MIT 6.034's ``(path, score, evaluations)``); None elsewhere."""
 
 
 _last_compiled: dict[tuple[str, str], types.CodeType] = {}

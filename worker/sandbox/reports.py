@@ -106,6 +106,7 @@ def encode_report(result: StudentResult) -> bytes:
         "value": _wire(result.value),
         "decision": _cut(result.decision, LINE_LIMIT),
         "decision_style": bool(result.decision_style),
+        "evaluations": _wire(result.evaluations),
         "defines": names,
         "error": None
         if error is None
@@ -358,7 +359,8 @@ def read_report(payload: bytes) -> StudentResult:
     names = tuple(_text(name, LINE_LIMIT) or "" for name in defines[:NAMES_LIMIT])
     error = _read_error(fields.get("error"))
     style = fields.get("decision_style") is True
-    return StudentResult(value, decision, style, error, names)
+    evaluations = read_optional_described(fields.get("evaluations"))
+    return StudentResult(value, decision, style, error, names, evaluations)
 
 
 def _read_error(obj: object) -> StudentError | None:
