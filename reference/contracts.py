@@ -80,6 +80,20 @@ CONTRACTS: Mapping[str, Contract] = MappingProxyType(
                 agents_layers=True,
                 uniform_chance=True,
             ),
+            Contract(
+                "mit-6.034",
+                "MIT 6.034, games lab",
+                "the lab's search functions as written: minimax_endgame_search(state, "
+                "maximize), minimax_search(state, heuristic_fn, depth_limit, maximize) and "
+                "minimax_search_alphabeta(state, alpha, beta, heuristic_fn, depth_limit, "
+                "maximize), each returning (path, score, number of static evaluations), over "
+                "state.get_snapshot(), is_game_over(), generate_next_states() and "
+                "get_endgame_score(is_current_player_maximizer)",
+                algorithms=frozenset(
+                    {"minimax", "depth-limited-minimax", "alphabeta", "depth-limited-alphabeta"}
+                ),
+                modules=("game_api", "boards", "toytree"),
+            ),
         )
     }
 )

@@ -15,8 +15,10 @@ class Answer:
     """The root's value and the decision, expected and given; ``message`` says what is wrong.
 
     ``value_ok`` is None in the decision-function form (the search returns an action, not a
-    value). ``decision_ok`` is None when no decision was observed or the root has none (a
-    chance node or a leaf). Any best action is a correct decision, not only the reference's.
+    value) unless a function of the student's returned the root's value (see
+    :attr:`Observed.root_value`). ``decision_ok`` is None when no decision was observed or
+    the root has none (a chance node or a leaf). Any best action is a correct decision, not
+    only the reference's.
     """
 
     value_expected: Number
@@ -26,6 +28,9 @@ class Answer:
     decision_actual: str | None
     decision_ok: bool | None
     message: str | None
+    evaluations_ok: bool | None = None
+    """Whether the count of static evaluations the search says it made is the search's,
+    where the course's functions return one (MIT 6.034); None elsewhere."""
 
 
 def best_actions(ctx: Context) -> set[str]:
@@ -49,7 +54,7 @@ def judge_answer(ctx: Context) -> Answer:
     messages: list[str] = []
     value_actual: Number | None = None
     value_ok: bool | None = None
-    if not observed.decision_style:
+    if not observed.decision_style or observed.root_value is not None:
         value_actual = observed.root_value
         value_ok = value_actual is not None and same(value_actual, expected)
         if value_actual is None:
@@ -64,13 +69,14 @@ def judge_answer(ctx: Context) -> Answer:
                 f"but its value is {format_value(expected)}."
             )
     claimed = observed.claimed_evaluations
-    if claimed is not None and value_ok is not None:
+    evaluations_ok: bool | None = None
+    if claimed is not None:
         # The course's functions return how many static evaluations they made (MIT 6.034's
         # (path, score, evaluations)): a miscount makes the answer wrong, as the lab's
         # tests say.
         made = len(ctx.reference.trace.evaluated())
-        if not same(claimed, made):
-            value_ok = False
+        evaluations_ok = same(claimed, made)
+        if not evaluations_ok:
             messages.append(
                 f"Your search says it made {format_value(claimed)} static evaluations; "
                 f"the search makes {made}."
@@ -90,6 +96,7 @@ def judge_answer(ctx: Context) -> Answer:
         decision_actual,
         decision_ok,
         " ".join(messages) or None,
+        evaluations_ok,
     )
 
 

@@ -33,9 +33,14 @@ def judge(
     ctx = Context(tree, reference, observed)
     nodes = judge_tree(ctx)
     answer = judge_answer(ctx)
+    # A miscount of static evaluations (MIT 6.034's answers carry one) costs the value's
+    # points: the answer (path, score, evaluations) is wrong, as the lab's tests say.
+    value_ok = answer.value_ok
+    if value_ok and answer.evaluations_ok is False:
+        value_ok = False
     score = tree_score(
         scoring,
-        value_ok=answer.value_ok,
+        value_ok=value_ok,
         decision_ok=answer.decision_ok,
         share=node_share(feedback.verdict for feedback in nodes),
     )
@@ -50,6 +55,7 @@ def judge(
         first_divergence=first_divergence(ctx, answer),
         score=score,
         max_score=scoring.total,
+        evaluations_ok=answer.evaluations_ok,
     )
 
 
@@ -256,7 +262,9 @@ class NodeJudge:
     def not_observed(self, name: str) -> str:
         """The sentence for a node searched as the reference does, whose value went unseen."""
         why = (
-            "values are not observed in the decision-function form"
+            # No entry function was wrapped: a value is seen only where a function of the
+            # student's file returns a number for the state (see worker.harness.observer).
+            "none of your functions returned a number for it after asking the game about it"
             if self.ctx.observed.decision_style
             else "no value returned for it was observed"
         )

@@ -124,6 +124,9 @@ class TreeFeedback:
     first_divergence: Divergence | None
     score: float
     max_score: int
+    evaluations_ok: bool | None = None
+    """Whether the search's own count of static evaluations is right, where the course's
+    functions return one (MIT 6.034); None elsewhere."""
 
     def node(self, name: str) -> NodeFeedback:
         """The feedback on the node called ``name``."""
@@ -145,7 +148,7 @@ class TreeFeedback:
         """True when every node's verdict is ok, pruned or not_observed and neither the
         root value nor the decision is wrong. Judged on the verdicts themselves, never on
         the rounded score: on a large tree one wrong node costs less than a rounding step."""
-        if self.value_ok is False or self.decision_ok is False:
+        if self.value_ok is False or self.decision_ok is False or self.evaluations_ok is False:
             return False
         good = GOOD_VERDICTS
         return all(feedback.verdict in good for feedback in self.nodes)
