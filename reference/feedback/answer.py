@@ -78,8 +78,8 @@ def judge_answer(ctx: Context) -> Answer:
         evaluations_ok = same(claimed, made)
         if not evaluations_ok:
             messages.append(
-                f"Your search says it made {format_value(claimed)} static evaluations; "
-                f"the search makes {made}."
+                f"Your search says it made {format_value(claimed)} static "
+                f"evaluation{'' if same(claimed, 1) else 's'}; the search makes {made}."
             )
     decision_expected = ctx.reference.decision
     decision_actual = observed.decision
