@@ -203,7 +203,8 @@ def _read_text(path: str | os.PathLike[str]) -> tuple[str, str]:
 
 
 def import_solution(path: str | os.PathLike[str]) -> Cs188Solution:
-    """Read a CS188 ``.solution`` file (``action`` and ``generated`` keys).
+    """Read a CS188 ``.solution`` file (``action`` and ``generated`` keys; older terms'
+    files name the states ``expanded``, which for a correct agent are the same states).
 
     Raises :class:`FileProblems` listing every problem found, and ``OSError`` when the file
     cannot be read.
@@ -212,6 +213,8 @@ def import_solution(path: str | os.PathLike[str]) -> Cs188Solution:
     report = _Report(filename)
     lines = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
     entries, broken = _read_entries(lines, report)
+    if "generated" not in entries and "generated" not in broken and "expanded" in entries:
+        entries["generated"] = entries["expanded"]
     for key in ("action", "generated"):
         if key not in entries and key not in broken:
             report.add(1, 1, f"missing required key {key!r}")

@@ -35,6 +35,12 @@ def first_divergence(ctx: Context, answer: Answer) -> Divergence | None:
     """The earliest point where the student's search departs from the reference, or None."""
     student = ctx.student
     expected = ctx.ref.order
+    ordered = ctx.geometry.order_judged
+    if not ordered:
+        # The order is not judged: the reference's nodes in the order the student's search
+        # reached them, then those it never reached, so that only an extra node or a
+        # missed one departs.
+        expected = _in_student_order(student.order, expected)
     first_visit = student.first_visit
     visits = list(first_visit.values())  # first-visit positions, in the order of ``order``
     departs = _departure_index(student.order, expected)
@@ -60,13 +66,13 @@ def first_divergence(ctx: Context, answer: Answer) -> Divergence | None:
         position = _left_at(ctx, unasked, limit)
         if position < limit:
             limit, cause = position, ("unasked", unasked)
-    found = _first_wrong_return(ctx, visits[:departs], limit)
+    found = _first_wrong_return(ctx, visits[:departs], limit, ordered)
     if found is not None:
         limit, cause = found
     if cause is None and unasked is not None:  # the search ended inside it
         limit, cause = first_visit[unasked], ("unasked", unasked)
     if cause is not None:
-        return _divergence(ctx, cause, limit, departs)
+        return _divergence(ctx, cause, limit, departs, expected)
     if departs < len(expected):
         node, message = missed_divergence(ctx, expected[departs])
         return Divergence(node, message)
@@ -91,6 +97,15 @@ def _left_at(ctx: Context, name: str, limit: int) -> int:
     return limit
 
 
+def _in_student_order(order: list[str], expected: list[str]) -> list[str]:
+    """The reference's nodes ``expected``, those the student reached first, in the order
+    it reached them (``order``), then the others in the reference's order."""
+    wanted = set(expected)
+    reached = [name for name in order if name in wanted]
+    seen = set(reached)
+    return reached + [name for name in expected if name not in seen]
+
+
 def _departure_index(order: list[str], expected: list[str]) -> int:
     """How many of the student's first visits follow the reference's order."""
     if order == expected[: len(order)]:
@@ -102,18 +117,20 @@ def _departure_index(order: list[str], expected: list[str]) -> int:
 
 
 def _first_wrong_return(
-    ctx: Context, visits: list[int], limit: int
+    ctx: Context, visits: list[int], limit: int, ordered: bool = True
 ) -> tuple[int, tuple[Cause, str]] | None:
     """The earliest return before ``limit`` that is wrong, given the first visits that
     matched the reference (their positions, ``visits``). Nodes are taken by their preorder
-    positions, as in the columns of the student's and the tree's facts."""
+    positions, as in the columns of the student's and the tree's facts. Where the order is
+    not judged (``ordered`` false), a return is not compared with how far the reference
+    had got, only its value is."""
     facts, student = ctx.facts, ctx.student
     names, end = facts.geometry.names, facts.geometry.end
     expected = facts.order_positions
     searched, first_visit = facts.searched_in_preorder, student.first_visit_in_preorder
     wrong_values = ctx.wrong_values
     visits = [*visits, limit]  # the last stops the count before any return considered
-    reference_done = len(expected)
+    reference_done = len(expected) if ordered else 0
     matched = 0
     # The first returns in the order of position, and where their nodes are.
     for position, at in zip(student.returns.values(), student.returns_in_preorder, strict=True):
@@ -133,9 +150,10 @@ def _first_wrong_return(
     return None
 
 
-def _divergence(ctx: Context, cause: tuple[Cause, str], position: int, departs: int) -> Divergence:
+def _divergence(
+    ctx: Context, cause: tuple[Cause, str], position: int, departs: int, expected: list[str]
+) -> Divergence:
     kind, name = cause
-    expected = ctx.ref.order
     if kind == "repeated":
         return Divergence(name, _repeated_message(ctx, name, position), position)
     if kind == "departure":

@@ -44,9 +44,10 @@ def extra_divergence(ctx: Context, name: str) -> tuple[str, str]:
         parent = ctx.geometry.parent(why.at)
         assert parent is not None
         head, test = cutoff_text(ctx, parent)
+        went = "generated" if ctx.geometry.generated else "went on to"
         return parent, (
             f"At {parent} ({head}): {test}, so {parent} could return at once; "
-            f"your search went on to {name}."
+            f"your search {went} {name}."
         )
     if why is not None and why.reason == "depth":
         return why.at, (

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.cli.import_cs188 import import_cs188 as import_cs188_command
+from reference.contracts import ContractChoice
 from reference.cs188 import (
     Cs188Import,
     Cs188Solution,
@@ -595,6 +596,20 @@ def test_a_solution_file_without_generated_states_or_with_two_actions(tmp_path: 
     ]
 
 
+def test_an_older_solution_file_names_the_states_expanded(tmp_path: Path) -> None:
+    """Earlier terms' autograder wrote ``expanded``: the same states, for a correct agent."""
+    test = CASES / "q3" / "1-two-agents-depth2.test"
+    current = import_solution(test.with_suffix(".solution"))
+    path = tmp_path / "t.solution"
+    words = " ".join(current.generated)
+    path.write_text(f'action: "{current.action}"\nexpanded: "{words}"\n', encoding="utf-8")
+
+    older = import_solution(path)
+
+    assert older == current
+    assert check_solution(import_file(test), older) == []
+
+
 # --- the command --------------------------------------------------------------------------
 
 
@@ -637,8 +652,11 @@ def test_the_command_writes_an_exercise_folder_that_loads_and_grades(
     exercise = load_exercise(folder)
     assert (exercise.algorithm, exercise.options) == (
         "alphabeta",
-        SearchOptions(prune_on_equality=False, depth_limit=4),
+        SearchOptions(
+            prune_on_equality=False, depth_limit=4, order_judged=False, generation="generated"
+        ),
     )
+    assert exercise.contract == ContractChoice("cs188", "AlphaBetaAgent", 2, 2)
     [case] = exercise.trees
     assert case.tree == import_file(test).tree
     reference = exercise.reference(case)

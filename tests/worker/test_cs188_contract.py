@@ -329,6 +329,10 @@ def test_a_search_that_generates_every_successor_first_is_told_what_it_generated
         verdicts = {node.verdict.value for node in report.cases[0].nodes or ()}
         assert "repeated" not in verdicts and "out_of_order" not in verdicts
         assert "extra" in verdicts, (case.exercise.slug, report.cases[0].message)
+        divergence = report.cases[0].first_divergence
+        assert divergence is not None and "could return at once; your search generated" in (
+            divergence.message
+        ), divergence
         told.append(case.exercise.slug)
     assert told
 
