@@ -27,6 +27,8 @@ def entry_text(exercise: Exercise) -> str:
     if contract.name == "cs188":
         depth = "" if contract.depth is None else f"depth={contract.depth}"
         return f"{contract.agent_class}({depth}).getAction(gameState)"
+    if contract.name == "mit-6.034":
+        return _MIT_SIGNATURES[exercise.algorithm]
     parameters = entry_parameters(exercise)
     return ", ".join(f"{name}({parameters})" for name in exercise.entry_points)
 
@@ -88,6 +90,46 @@ def _cs188_starter(exercise: Exercise) -> str:
     return "\n".join(lines) + "\n"
 
 
+_MIT_SIGNATURES = {
+    "minimax": "minimax_endgame_search(state, maximize=True)",
+    "depth-limited-minimax": (
+        "minimax_search(state, heuristic_fn=always_zero, depth_limit=INF, maximize=True)"
+    ),
+    "alphabeta": (
+        "minimax_search_alphabeta(state, alpha=-INF, beta=INF, heuristic_fn=always_zero, "
+        "depth_limit=INF, maximize=True)"
+    ),
+}
+_MIT_SIGNATURES["depth-limited-alphabeta"] = _MIT_SIGNATURES["alphabeta"]
+"""The games lab's function for each algorithm of the ``mit-6.034`` contract."""
+
+
+def _mit_starter(exercise: Exercise) -> str:
+    """The games lab's file, as it starts the function the exercise grades."""
+    lines = _docstring(
+        exercise,
+        [
+            "The state: state.get_snapshot(), state.is_game_over(),",
+            "state.generate_next_states(), state.get_endgame_score(is_current_player_maximizer),",
+            "state.describe_previous_move(); heuristic_fn(state.get_snapshot(), maximize).",
+            "Return (path, score, number of static evaluations).",
+        ],
+    )
+    lines += [
+        "",
+        "from game_api import *",
+        "from boards import *",
+        "from toytree import GAME1",
+        "",
+        'INF = float("inf")',
+        "",
+        "",
+        f"def {_MIT_SIGNATURES[exercise.algorithm]}:",
+        "    raise NotImplementedError",
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def _textbook_starter(exercise: Exercise) -> str:
     """The textbook's module-level entry functions."""
     parameters = entry_parameters(exercise)
@@ -106,6 +148,6 @@ def _textbook_starter(exercise: Exercise) -> str:
 
 
 _STARTERS: Mapping[str, Callable[[Exercise], str]] = MappingProxyType(
-    {"textbook": _textbook_starter, "cs188": _cs188_starter}
+    {"textbook": _textbook_starter, "cs188": _cs188_starter, "mit-6.034": _mit_starter}
 )
 """The starter file of each contract of :mod:`reference.contracts`, by its name."""

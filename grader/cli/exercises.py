@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import click
 from grader.cli.generate import generate
 from grader.cli.import_cs188 import import_cs188
 from grader.config import ConfigError, Settings
+from grader.services.authoring import conventions
 from reference import treefile
 from reference.algorithms import ALGORITHMS
 from reference.drawing import draw
@@ -17,7 +19,8 @@ from reference.exercises import Catalog, Exercise, load_catalog, load_exercise
 from reference.exercises.loader import EXERCISE_FILE
 from reference.hidden import LIBRARY_FOLDER, load_library
 from reference.problems import FileProblems, Problem
-from reference.search import SearchError, SearchOptions, SearchResult
+from reference.search import SearchError, SearchResult
+from reference.starter import entry_text
 from reference.tree import Node, Tree
 from reference.values import format_value
 
@@ -77,8 +80,8 @@ def show(slug: str, depth: int | None) -> None:
     """Draw an exercise's trees with names, actions and the reference's values."""
     exercise = _exercise(slug)
     click.echo(f"{exercise.slug}: {exercise.title}")
-    click.echo(f"algorithm: {exercise.algorithm}  {_conventions(exercise.options)}")
-    click.echo(f"entry points: {', '.join(exercise.entry_points)}")
+    click.echo(f"algorithm: {exercise.algorithm}  {conventions(exercise.options)}")
+    click.echo(f"entry points: {entry_text(exercise)}")
     for entry in exercise.trees:
         result = exercise.reference(entry)
         note = _reference_notes(entry.tree, result)
@@ -143,7 +146,7 @@ def trace(
     exercise = _exercise(slug)
     options = exercise.options
     if on_equality is not None:
-        options = SearchOptions(on_equality, options.order, options.depth_limit)
+        options = dataclasses.replace(options, prune_on_equality=on_equality)
     name = algorithm or exercise.algorithm
     for entry in exercise.trees:
         if tree_name is not None and entry.name != tree_name:
@@ -152,7 +155,7 @@ def trace(
             result = ALGORITHMS[name].reference(options).run(entry.tree)
         except SearchError as error:
             raise click.ClickException(str(error)) from None
-        click.echo(f"# {exercise.slug} / {entry.name}: {name}, {_conventions(options)}")
+        click.echo(f"# {exercise.slug} / {entry.name}: {name}, {conventions(options)}")
         for line in result.trace.lines():
             click.echo(line)
         click.echo(_outcome(result))
@@ -174,14 +177,6 @@ def _reference_notes(tree: Tree, result: SearchResult) -> Callable[[Node], str]:
         return "not searched"
 
     return note
-
-
-def _conventions(options: SearchOptions) -> str:
-    rule = "prune on equality (v >= beta)" if options.prune_on_equality else "strict (v > beta)"
-    text = f"{rule}, {options.order}"
-    if options.depth_limit is not None:
-        text += f", depth limit {options.depth_limit}"
-    return text
 
 
 def _outcome(result: SearchResult) -> str:

@@ -252,9 +252,12 @@ def _subtree(tree: Tree, name: str) -> set[str]:
 def conventions(options: SearchOptions) -> str:
     """The search conventions in words."""
     rule = "prune on equality (v >= beta)" if options.prune_on_equality else "strict (v > beta)"
-    text = f"{rule}, {options.order}"
+    order = options.order if options.order_judged else "any order"
+    text = f"{rule}, {order}"
     if options.depth_limit is not None:
         text += f", depth limit {options.depth_limit}"
+    if options.generation == "generated":
+        text += ", states counted when generated"
     return text
 
 

@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from reference.contracts import ContractChoice, hidden_layers
+from reference.contracts import CONTRACTS, ContractChoice, hidden_layers
 from reference.exercises import load_exercise
 from reference.feedback import Verdict, judge
 from reference.observed import GENERATE, Observed, Visit
 from reference.problems import FileProblems
 from reference.search import SearchOptions, search
+from reference.starter import entry_text, starter_source
 from reference.tree import Kind
 from reference.treefile import parse_compact
 
@@ -79,6 +80,19 @@ def test_a_wrong_contract_is_a_problem_named_in_the_file(
 ) -> None:
     found = problems(exercise_folder(tmp_path, head))
     assert any(expected in message for message in found), found
+
+
+@pytest.mark.parametrize("name", sorted(CONTRACTS))
+def test_every_contract_has_a_starter_file_that_compiles(tmp_path: Path, name: str) -> None:
+    heads = {
+        "textbook": "algorithm: alphabeta\n",
+        "cs188": "algorithm: alphabeta\ncontract: {name: cs188, agent_class: AlphaBetaAgent}\n",
+        "mit-6.034": "algorithm: alphabeta\ncontract: mit-6.034\n",
+    }
+    exercise = load_exercise(exercise_folder(tmp_path, heads[name]))
+    source = starter_source(exercise)
+    compile(source, "starter.py", "exec")
+    assert entry_text(exercise).split("(")[0].split(".")[-1] in source
 
 
 def test_hidden_layers_follow_the_agents_of_a_cs188_exercise() -> None:
