@@ -19,6 +19,7 @@ from grader.web.context import db_session, queue, role_required, settings, taugh
 from grader.web.treesvg import NodeMark
 from grader.web.treesvg import stored_tree_svg as draw
 from reference.problems import FileProblems
+from reference.starter import entry_text
 
 blueprint = Blueprint("analyses", __name__, url_prefix="/teach")
 
@@ -106,6 +107,7 @@ def preview_page(exercise: Exercise, version: ExerciseVersion) -> tuple[str, int
         model=outline.rules,
         outline=outline,
         conventions=authoring.conventions(outline.rules.options),
+        entry_text=entry_text(outline.rules),
         analysis=row,
         running=running,
         refresh=REFRESH_SECONDS if running else None,
