@@ -7,7 +7,7 @@ from reference.algorithms import ALGORITHMS
 from reference.exercises.model import Exercise, Scoring
 from reference.feedback import TreeFeedback
 from reference.feedback import Verdict as NodeVerdict
-from reference.observed import Call, Observed, Visit, event_line
+from reference.observed import Call, Observed, Return, ValueProblem, Visit, event_line
 from reference.report import (
     Decision,
     Divergence,
@@ -29,7 +29,8 @@ HIDDEN_REASONS = (
     "wrong decision",
 )
 """What a failed hidden tree of an alpha-beta exercise may say, one of these and nothing
-else (:func:`hidden_reasons` words them for the other searches)."""
+else (:func:`hidden_reasons` words them for the other searches), the first and the third
+followed by the kind of a returned object that was no number (see :func:`hidden_reason`)."""
 
 
 def hidden_reasons(exercise: Exercise) -> tuple[str, ...]:
@@ -52,19 +53,48 @@ _SEARCH_MISTAKES = frozenset(
 _VALUE_MISTAKES = frozenset({NodeVerdict.WRONG_VALUE, NodeVerdict.WRONG_BOUNDS})
 
 
-def hidden_reason(feedback: TreeFeedback, reasons: tuple[str, ...] = HIDDEN_REASONS) -> str:
+def hidden_reason(
+    feedback: TreeFeedback,
+    reasons: tuple[str, ...] = HIDDEN_REASONS,
+    observed: Observed | None = None,
+) -> str:
     """The one reason a failed hidden tree's report gives: the first of ``reasons`` (see
     :func:`hidden_reasons`) that applies. One reason, by a fixed order, whatever else went
     wrong: a search that makes several mistakes on purpose, each or not as the hidden tree
-    is, learns no more than from one (see the README on what hidden trees tell)."""
+    is, learns no more than from one (see the README on what hidden trees tell).
+
+    A wrong value that was no number at all (``observed``: what the search returned) is
+    told by the kind of object, in the words a public tree uses ("...: your search returned
+    something that is not a number"): the root's, else that of the first node in preorder
+    with a wrong value. Only the kind, one of :class:`ValueProblem`'s few, never the
+    node or the object shown."""
     if feedback.value_ok is False:
-        return reasons[0]
+        problem = observed.root_problem if observed is not None else None
+        return _told(reasons[0], problem)
     found = {node.verdict for node in feedback.nodes}
     if found & _SEARCH_MISTAKES:
         return reasons[1]
     if found & _VALUE_MISTAKES:
-        return reasons[2]
+        return _told(reasons[2], _first_problem(feedback, observed))
     return reasons[3]
+
+
+def _told(reason: str, problem: ValueProblem | None) -> str:
+    return reason if problem is None else f"{reason}: your search {problem.value}"
+
+
+def _first_problem(feedback: TreeFeedback, observed: Observed | None) -> ValueProblem | None:
+    """Why the first node in preorder whose value is wrong returned no number, if it did."""
+    if observed is None:
+        return None
+    problems: dict[str, ValueProblem] = {}
+    for event in observed.events:
+        if isinstance(event, Return) and event.problem is not None:
+            problems.setdefault(event.node, event.problem)
+    for node in feedback.nodes:
+        if node.verdict in _VALUE_MISTAKES and node.node in problems:
+            return problems[node.node]
+    return None
 
 
 def case_report(
@@ -85,7 +115,7 @@ def case_report(
         # few: the message, exception and output of a hidden tree's run are the student's
         # code's to choose, and its node verdicts would tell the tree's shape.
         if feedback is not None and not feedback.perfect:
-            report.message = hidden_reason(feedback, reasons)
+            report.message = hidden_reason(feedback, reasons, run.observed)
         elif end.stopped is not None:
             report.message = verdict_word(verdict)
         return report
