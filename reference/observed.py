@@ -3,7 +3,10 @@
 The sandbox (or an in-process harness for trusted code) turns every game call the
 student's code makes into a :class:`Visit`, and every call of a wrapped entry function
 (``max_value``, ``min_value``, ``negamax``, ...) into a :class:`Call` and, when it returns,
-a :class:`Return`. Node names are the tree's own names: handles never leave the trusted side.
+a :class:`Return`. Where no entry function is wrapped (the decision-function form, course
+contracts), a :class:`Return` records the value a function of the student's file returned
+for a state, where the harness's rules count it as the node's (no :class:`Call` then).
+Node names are the tree's own names: handles never leave the trusted side.
 :mod:`reference.feedback` compares an :class:`Observed` with the reference trace.
 
 The events are plain (not frozen) dataclasses: a big search records millions of them, and
@@ -95,13 +98,17 @@ class Observed:
 
     events: list[ObservedEvent] = field(default_factory=list)
     root_value: Number | None = None
-    """What the top-level entry returned for the root (None if it did not return a number)."""
+    """What the top-level entry returned for the root (None if it did not return a number);
+    in the decision-function form and course contracts, the first value a function of the
+    student's file was seen to return for the root (see :mod:`worker.harness.observer`)."""
     root_problem: ValueProblem | None = None
     decision: str | None = None
     """The action chosen at the root, for the decision-function style (minmax_decision ...)."""
     decision_style: bool = False
     """True when the student's module used the textbook decision function with nested
-    helpers: then per-node values cannot be observed."""
+    helpers (or a course contract's agent): then no entry function is wrapped, and a node's
+    value is seen only where a function of the student's file returned it (a
+    :class:`Return` recorded by the harness's rules, :mod:`worker.harness.observer`)."""
     claimed_evaluations: Number | None = None
     """How many static evaluations the search said it made, where the course's functions
     return that count (MIT 6.034); None elsewhere."""

@@ -10,6 +10,7 @@ from reference.feedback.screen import wrong_bounds, wrong_values
 from reference.feedback.student_view import StudentView, read_student
 from reference.feedback.tree_facts import tree_facts
 from reference.feedback.values import Allowed, allowed_values, same
+from reference.feedback.viewpoint import in_max_view
 from reference.observed import Observed, ValueProblem
 from reference.search import SearchResult
 from reference.tree import Number, Tree
@@ -35,6 +36,8 @@ class Context:
 
     def __init__(self, tree: Tree, reference: SearchResult, observed: Observed) -> None:
         facts = tree_facts(tree, reference)
+        # A decision-style search may score states for MIN, where MIN moves at the root.
+        observed = in_max_view(observed, tree, facts.max_values, negamax=facts.negamax)
         self.facts = facts
         self.tree = tree
         self.reference = reference

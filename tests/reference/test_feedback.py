@@ -141,7 +141,8 @@ def test_decision_style_values_are_not_observed_and_cost_nothing() -> None:
     assert set(feedback.verdicts().values()) == {Verdict.NOT_OBSERVED, PRUNED}
     assert (feedback.value_ok, feedback.decision_actual, feedback.decision_ok) == (None, "a1", True)
     assert feedback.node("B").message == (
-        "B was visited; values are not observed in the decision-function form."
+        "B was visited; none of your functions returned a number for it after asking the "
+        "game about it."
     )
     assert feedback.score == 100
 

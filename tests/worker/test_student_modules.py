@@ -466,32 +466,44 @@ def expect_minmax(state, game):
 """
 
 
-def published_decision(tree: Tree) -> str:
-    """The move aima-python's expect_minmax makes: it divides a chance node's weighted sum
-    by its number of outcomes, which changes the move when the counts differ."""
+def published_search(tree: Tree) -> tuple[str, bool]:
+    """The move aima-python's expect_minmax makes, and whether the values its max_value and
+    min_value return (for the MAX and MIN states below the root) are the true ones: it
+    divides a chance node's weighted sum by its number of outcomes, which changes the
+    values below a chance node of more than one outcome, and the move when the counts
+    differ."""
 
-    def value(name: str) -> Fraction:
+    def value(name: str, divided: bool) -> Fraction:
         node = tree[name]
         if node.is_leaf:
             return Fraction(node.utility or 0)
-        values = [value(edge.child) for edge in node.edges]
+        values = [value(edge.child, divided) for edge in node.edges]
         if node.kind is Kind.MAX:
             return max(values)
         if node.kind is Kind.MIN:
             return min(values)
         weights = [Fraction(edge.probability or 0) for edge in node.edges]
-        return sum(p * v for p, v in zip(weights, values, strict=True)) / len(values)
+        weighted = sum(p * v for p, v in zip(weights, values, strict=True))
+        return weighted / len(values) if divided else weighted
 
     edges = tree.root.edges
-    # It takes the best move for the player to move: at a MIN root, the smallest value.
+    # It takes the best move for the player to move: at a MIN root, the smallest value; its
+    # values are for that player.
     best = min if tree.root.kind is Kind.MIN else max
-    return best(edges, key=lambda edge: value(edge.child)).action
+    move = best(edges, key=lambda edge: value(edge.child, True)).action
+    searched = [
+        node.name
+        for node in tree
+        if node.kind in (Kind.MAX, Kind.MIN) and node.name != tree.root.name
+    ]
+    right = all(value(name, True) == value(name, False) for name in searched)
+    return move, right
 
 
 def test_aima_pythons_expect_minmax_is_graded_as_written_on_every_tree() -> None:
     # On trees where every leaf follows a move, it runs to the end on every hidden tree;
-    # it passes where its division by the number of outcomes keeps the textbook's move,
-    # and fails where it does not.
+    # it passes where its division by the number of outcomes keeps the textbook's move and
+    # the values its helpers return, and fails where it does not.
     base = CATALOG.get("expectiminimax-rescaling")
     exercise = dataclasses.replace(
         base, hidden=dataclasses.replace(base.hidden, leaves_after_moves=True)
@@ -500,10 +512,11 @@ def test_aima_pythons_expect_minmax_is_graded_as_written_on_every_tree() -> None
     report = graded(AIMA_EXPECT_MINMAX, exercise)
     drawn = cases(exercise, DEVELOPMENT_KEY, EXERCISES, "student-modules")
     for case, result in zip(drawn, report["cases"], strict=True):
+        move, right = published_search(case.tree)
         best = best_actions(exercise, case.tree)
-        expected = "passed" if published_decision(case.tree) in best else "failed"
+        expected = "passed" if move in best and right else "failed"
         assert result["verdict"] == expected, case.name
-    assert {result["verdict"] for result in report["cases"]} <= {"passed", "failed"}
+    assert {result["verdict"] for result in report["cases"]} == {"passed", "failed"}
 
 
 def test_aima_pythons_expect_minmax_runs_as_written_where_it_fits() -> None:

@@ -16,7 +16,15 @@ class Refusal:
 
 
 class Backend(Protocol):
-    """One game request per call; entry-function calls and returns are only noted."""
+    """One game request per call; entry-function calls and returns, and what the student's
+    own functions return for a state, are only noted."""
+
+    @property
+    def game_calls(self) -> int:
+        """How many game calls the trusted side has been sent so far (requests, and calls
+        answered from told facts): the trusted side's count at the same point
+        (:attr:`worker.harness.host.TreeHost.requests`)."""
+        ...
 
     def request(self, method: str, token: str, argument: str | None) -> object:
         """The answer to ``game.<method>(state[, argument])`` for the state ``token``."""
@@ -39,4 +47,12 @@ class Backend(Protocol):
         self, function: str, token: str | None, value: Described, line: int | None = None
     ) -> None:
         """The entry function called on ``token`` (from ``line``) returned ``value``."""
+        ...
+
+    def note_helper(
+        self, function: str, token: str, start: int, value: Described | None, outermost: bool
+    ) -> None:
+        """A function of the student's file called on ``token`` after ``start`` game calls
+        returned ``value`` (None: not a number); ``outermost``: no other function of the
+        file was open on the same state (see :mod:`worker.harness.observer`)."""
         ...

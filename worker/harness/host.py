@@ -55,6 +55,11 @@ class TreeHost:
         """Node names by handle as the handle travels on the sandbox's wire (ASCII bytes)."""
         self._pool = b""
         self._pool_at = 0
+        self._visited_at: dict[str, int] = {}
+        """The count of game calls (:attr:`requests`) at each node's latest visit."""
+        self._helper_values: dict[str, tuple[int, str, Described]] = {}
+        """For each node with an outermost helper frame still open: the value that counts
+        so far (see :meth:`helper_returned`), with its frame's start and function."""
         self.root_token = self.token(tree.root.name)
         self._handlers = {method: getattr(self, f"_{method}") for method in sorted(REQUEST_METHODS)}
 
@@ -162,6 +167,7 @@ class TreeHost:
         assert isinstance(method, str)
         if method in VISIT_METHODS:
             self.observed.events.append(Visit(name, method))
+            self._visited_at[name] = self.requests
         return method, name
 
     def _violate(self, message: str) -> NoReturn:
@@ -188,6 +194,7 @@ class TreeHost:
         for edge in node.edges:
             if edge.action == argument:
                 self.observed.events.append(Visit(edge.child, GENERATE))
+                self._visited_at[edge.child] = self.requests
                 return self.token(edge.child)
         return Refusal(f"{str(argument)[:40]!r} is not a legal action in this state")
 
@@ -241,6 +248,49 @@ class TreeHost:
         name = None if token is None else self._names.get(token)
         if name is not None:
             self.observed.events.append(return_event(name, function, value, line))
+
+    def note_helper(
+        self, function: str, token: str, start: int, value: Described | None, outermost: bool
+    ) -> None:
+        """:meth:`helper_returned` for a state's handle (one that is not ours is ignored)."""
+        name = self._names.get(token)
+        if name is not None:
+            self.helper_returned(name, function, start, value, outermost)
+
+    def helper_returned(
+        self, name: str, function: str, start: int, value: Described | None, outermost: bool
+    ) -> None:
+        """A function of the student's file (not an entry function: one the harness follows
+        where none is wrapped, see :mod:`worker.harness.observer`) was called on node
+        ``name`` after ``start`` game calls and returned ``value`` (None: not a number);
+        ``outermost``: no other function of the file was open on the same state.
+
+        Its return counts as the node's value only if it is a number and the game was asked
+        about the node itself during the call (a visit of it since game call ``start``): a
+        helper of its parent's that is handed the state (``chance_node(state, action)``)
+        asks about the child, not the node. Of the calls open on one node, the outermost
+        that counts wins (a ``value(state)`` that dispatches to ``max_value(state)``, a
+        ``probability(state)`` inside ``value(state)``; an agent's ``getAction`` returns an
+        action, so the value of the helper inside it stands); it is recorded as the node's
+        :class:`~reference.observed.Return` when the outermost call returns, where the
+        search leaves the node. The root's first such value is the search's root value
+        (:attr:`Observed.root_value`) when the search itself returned none."""
+        pending = self._helper_values.get(name)
+        if (
+            value is not None
+            and value[1] is None
+            and self._visited_at.get(name, -1) > start
+            # Frames on one node are nested or apart: a frame that returns after another and
+            # began no later holds it. Of two apart, the first stands.
+            and (pending is None or start <= pending[0])
+        ):
+            pending = self._helper_values[name] = (start, function, value)
+        if outermost and pending is not None:
+            del self._helper_values[name]
+            _, counted, returned = pending
+            self.observed.events.append(return_event(name, counted, returned))
+            if name == self.tree.root.name and self.observed.root_value is None:
+                self.observed.root_value = returned[0]
 
 
 def call_event(

@@ -33,6 +33,10 @@ class LocalBackend:
     def __init__(self, host: TreeHost) -> None:
         self.host = host
 
+    @property
+    def game_calls(self) -> int:
+        return self.host.requests
+
     def request(self, method: str, token: str, argument: str | None) -> object:
         return self.host.request(method, token, argument)
 
@@ -51,6 +55,11 @@ class LocalBackend:
         self, function: str, token: str | None, value: Described, line: int | None = None
     ) -> None:
         self.host.note_return(function, token, value, line)
+
+    def note_helper(
+        self, function: str, token: str, start: int, value: Described | None, outermost: bool
+    ) -> None:
+        self.host.note_helper(function, token, start, value, outermost)
 
 
 def entry_spec(

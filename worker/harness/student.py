@@ -3,7 +3,9 @@
 This code runs inside the student's process (in the sandbox) or in process for trusted
 implementations. It wraps the module's entry functions so that each call and return is
 noted to the backend, finds the textbook decision-function form when the entry functions
-are absent, and reports compile and runtime errors with lines of the student's own file.
+are absent (and then notes what the file's own functions return for a state, see
+:mod:`worker.harness.observer`), and reports compile and runtime errors with lines of the
+student's own file.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from worker.harness.backend import Backend
 from worker.harness.contracts import RUNNERS, course_modules, register
 from worker.harness.cs188 import GameState, agent_for
 from worker.harness.game import Game, State, token_of
+from worker.harness.observer import observing
 from worker.harness.stand_ins import cs188_game, cs188_pacman, cs188_util
 from worker.harness.values import Described, describe_value
 
@@ -253,7 +256,8 @@ def _search_textbook(
     defines: tuple[str, ...],
 ) -> StudentResult:
     """The textbook's contract: the module's entry functions (noted at every call and
-    return), or else its decision function."""
+    return), or else its decision function (what the file's own functions return for a
+    state is noted, see :mod:`worker.harness.observer`)."""
     root = State(root_token, game)
     entries = [getattr(module, name, None) for name in spec.entry_points]
     filename = module.__file__ or ""
@@ -266,7 +270,9 @@ def _search_textbook(
         return _search_root(module, spec, game, root, defines)
     found = find_decision(ALGORITHMS[spec.algorithm], lambda name: getattr(module, name, None))
     if found is not None:
-        action = call_decision(*found, root, game, spec.depth_limit)
+        # No entry function to wrap: the values the file's own functions return are noted.
+        with observing(backend, filename):
+            action = call_decision(*found, root, game, spec.depth_limit)
         text = action if type(action) is str else None
         return StudentResult(decision=text, decision_style=True, defines=defines)
     return StudentResult(error=_missing(spec, defines, module), defines=defines)
@@ -282,7 +288,8 @@ def _search_cs188(
     defines: tuple[str, ...],
 ) -> StudentResult:
     """CS188's contract: the question's agent class, built with the exercise's depth, and
-    its ``getAction`` on the root's :class:`~worker.harness.cs188.GameState`."""
+    its ``getAction`` on the root's :class:`~worker.harness.cs188.GameState` (what the
+    file's own methods return for a state is noted, see :mod:`worker.harness.observer`)."""
     options = dict(spec.contract_options)
     agent_class = str(options.get("agent_class") or "")
     agents = options.get("agents")
@@ -294,7 +301,8 @@ def _search_cs188(
         found = ", ".join(f"{name}()" for name in defines) or "no functions or classes"
         message = f"missing the agent class {agent_class}; your file defines {found}"
         return StudentResult(error=StudentError("runtime", message), defines=defines)
-    action = agent.getAction(root)
+    with observing(backend, module.__file__ or ""):
+        action = agent.getAction(root)
     text = action if type(action) is str else None
     return StudentResult(decision=text, decision_style=True, defines=defines)
 

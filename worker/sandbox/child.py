@@ -33,7 +33,7 @@ from worker.sandbox.protocol import (
     encode_told,
     frame,
 )
-from worker.sandbox.reports import encode_call, encode_report, encode_return
+from worker.sandbox.reports import encode_call, encode_helper, encode_report, encode_return
 from worker.sandbox.seccomp_filter import ANSWERS_FD, REQUESTS_FD
 from worker.sandbox.warmup import warm_up
 
@@ -60,16 +60,19 @@ class RemoteBackend:
     which it keeps for :class:`RemoteGame`; the notes of calls and returns, and the told
     lines of calls answered from those facts, go with the next message."""
 
-    __slots__ = ("_children", "_facts", "_pending")
+    __slots__ = ("_children", "_facts", "_pending", "game_calls")
 
     def __init__(self, root_facts: Facts) -> None:
         self._pending: list[bytes] = []
+        self.game_calls = 0
+        """Requests sent and told lines queued: the trusted side counts the same."""
         self._facts: dict[str, tuple[bool, str]] = {}
         self._children: dict[str, dict[str, str]] = {}
         self._learn("", [], root_facts)
 
     def request(self, method: str, token: str, argument: str | None) -> object:
         body = encode_request(method, token, argument)
+        self.game_calls += 1
         if self._pending:
             body = b"".join(self._pending) + body
             self._pending.clear()
@@ -114,6 +117,17 @@ class RemoteBackend:
         if type(token) is str and len(token) == TOKEN_LENGTH:
             self._queue(encode_return(function, token, value, line))
 
+    def note_helper(
+        self, function: str, token: str, start: int, value: Described | None, outermost: bool
+    ) -> None:
+        if type(token) is str and len(token) == TOKEN_LENGTH:
+            self._queue(encode_helper(function, token, start, value, outermost))
+
+    def told(self, line: bytes) -> None:
+        """Keep the told line of a call answered from told facts (a game call)."""
+        self.game_calls += 1
+        self._queue(line)
+
     def _queue(self, line: bytes) -> None:
         """Keep a note line for the next message (sent now if enough are kept)."""
         self._pending.append(line)
@@ -138,14 +152,14 @@ class RemoteGame(Game):
     ``result`` so answered is no visit and is not reported). Anything else, and a state
     whose facts are not known, takes :class:`Game`'s way: a request."""
 
-    __slots__ = ("_children", "_facts", "_queue")
+    __slots__ = ("_children", "_facts", "_told_line")
 
     def __init__(self, backend: RemoteBackend) -> None:
         super().__init__(backend)
         # The backend's own tables (it clears them in place, never replaces them).
         self._children = backend._children
         self._facts = backend._facts
-        self._queue = backend._queue
+        self._told_line = backend.told
 
     def result(self, state: object, action: object) -> State:
         if type(state) is State and type(action) is str:
@@ -171,7 +185,7 @@ class RemoteGame(Game):
             return None
         known = self._facts.get(state._token)
         if known is not None:
-            self._queue(encode_told(method, state._token, None))
+            self._told_line(encode_told(method, state._token, None))
         return known
 
 

@@ -3,10 +3,12 @@
 A pipe round trip is the cheapest this machine offers (measured against SEQPACKET and
 stream sockets in ``bench/sandbox_roundtrip.py``). Every message is a 4-byte little-endian
 length and a body. From the child (untrusted) to the trusted side a body holds zero or more
-*notes* (an entry function's call or return, one JSON line each) followed by at most one
-*request* or the final *report*; printed output travels in bodies of its own::
+*notes* (an entry function's call or return, or what a function of the student's file
+returned for a state, one line each: see :mod:`worker.sandbox.reports`) followed by at most
+one *request* or the final *report*; printed output travels in bodies of its own::
 
     C["max_value","3fa4...",[-Infinity,null,"-inf"],[Infinity,null,"inf"],null]\\n
+    Hmin_value\\t3fa4c0d1e2b5a697\\t12\\ti3\\t1\\n   min_value(state) returned 3
     ?t3fa4c0d1e2b5a697          game.terminal_test(state)
     ?r3fa4c0d1e2b5a697\\0a1      game.result(state, "a1")
     Ohello                      printed output (stdout and stderr), a body per block
@@ -57,6 +59,9 @@ TOLD = ord("=")
 """A call the child answered from told facts (reported, not answered)."""
 CALL = ord("C")
 RETURN = ord("R")
+HELPER = ord("H")
+"""What a function of the student's file returned for a state, where no entry function is
+wrapped (see :mod:`worker.harness.observer`): a note, read as the others are."""
 OUTPUT = ord("O")
 """A block of the student's printed output (stdout and stderr)."""
 

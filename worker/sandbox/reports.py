@@ -14,6 +14,12 @@ pairs; anything else is a protocol violation, NaN becomes
 no longer than the longest the child makes (:data:`VALUE_FIELD_LIMIT`), and no integer of
 more than 1,024 bits in any JSON it decodes.
 
+A helper's note (``H``, see :mod:`worker.harness.observer`) says what a function of the
+student's file returned for a state where no entry function is wrapped: the function's
+name (printable ASCII, at most :data:`HELPER_NAME_LIMIT` characters), the handle, the count
+of game calls before the function began (digits), the value (empty: not a number) and
+``1`` when it was the outermost of the file's functions open on the state (else empty).
+
 The limits here (``SHOWN_LIMIT``, ``MESSAGE_LIMIT``, ...) bound what the untrusted child
 may send over the wire: a security bound at the trust boundary, not a report's size. What a
 report keeps is decided once, later, by :func:`reference.reporting.limits.fit` with its
@@ -75,6 +81,17 @@ def encode_return(function: str, token: str, value: Described, line: int | None 
     """A note line: ``function`` called on ``token`` (from ``line``) returned ``value``."""
     at = "\n" if line is None else f"\t{line}\n"
     return f"R{function}\t{token}\t{_field(value)}{at}".encode()
+
+
+def encode_helper(
+    function: str, token: str, start: int, value: Described | None, outermost: bool
+) -> bytes:
+    """A helper's note line: ``function`` (a name as :func:`~worker.harness.observer.
+    helper_name` gives it), called on ``token`` after ``start`` game calls, returned
+    ``value`` (None: not a number); ``outermost``: no other function of the file was open
+    on the state."""
+    flag = "1" if outermost else ""
+    return f"H{function}\t{token}\t{start}\t{_field(value)}\t{flag}\n".encode()
 
 
 def _field(described: Described | None) -> str:
@@ -213,6 +230,15 @@ def read_note(text: bytes, values: int) -> tuple[str, str, list[Described | None
     return function, token, [_read_field(field) for field in fields[2:]]
 
 
+HELPER_NAME_LIMIT = 64
+"""The longest function name a helper's note may carry (the child notes a longer one as
+``?``, see :data:`worker.harness.observer.NAME_LIMIT`)."""
+_START_DIGITS = 15
+"""The most digits of a helper's count of game calls (far more than any tree's cap)."""
+HelperNote = tuple[str | None, str, int, Described | None, bool]
+"""A helper's note as read: (node, or None for a state that is not ours; function; game
+calls before it began; the number it returned, if one; outermost)."""
+
 LINE_NUMBER_LIMIT = 10_000_000
 """The largest line number a note may carry (no file that can be submitted is longer)."""
 _LINE_DIGITS = len(str(LINE_NUMBER_LIMIT))
@@ -231,7 +257,15 @@ class NoteReader:
     thread's CPU clock when it reads the first such value (:attr:`clock_started`), for the
     caller to charge the time since and reset it."""
 
-    __slots__ = ("_calls", "_lines", "_names", "_returns", "_values", "clock_started")
+    __slots__ = (
+        "_calls",
+        "_helpers",
+        "_lines",
+        "_names",
+        "_returns",
+        "_values",
+        "clock_started",
+    )
 
     def __init__(self, functions: tuple[str, ...], names: Mapping[bytes, str]) -> None:
         # A line's first field is its tag and the function.
@@ -240,6 +274,8 @@ class NoteReader:
         self._names = names
         self._values: dict[bytes, Described | None] = {b"": None}
         self._lines: dict[bytes, int] = {}
+        self._helpers: dict[bytes, str] = {}
+        """Helpers' names as they came (tag included), read."""
         self.clock_started: float | None = None
         """``time.thread_time()`` when the first JSON value since the last reset was read."""
 
@@ -281,6 +317,40 @@ class NoteReader:
         if name is None:
             return self._not_ours(fields[1])
         return return_event(name, function, value, at)
+
+    def helper(self, line: bytes) -> HelperNote:
+        """What a helper's note line (``H...``, without its newline) says; anything
+        malformed is a violation."""
+        fields = line.split(b"\t")
+        if len(fields) != 5:
+            raise ProtocolViolation("a malformed helper report")
+        function = self._helper_name(fields[0])
+        start = fields[2]
+        if not (start.isdigit() and start.isascii() and len(start) <= _START_DIGITS):
+            raise ProtocolViolation("a malformed helper report")
+        value = self._values.get(fields[3], _UNKNOWN)
+        if value is _UNKNOWN:
+            value = self._learn(fields[3])
+        flag = fields[4]
+        if flag not in (b"", b"1"):
+            raise ProtocolViolation("a malformed helper report")
+        name = self._names.get(fields[1])
+        if name is None:
+            self._not_ours(fields[1])
+        return name, function, int(start), value, flag == b"1"
+
+    def _helper_name(self, field: bytes) -> str:
+        """A helper's name field (its tag first): printable ASCII, 1 to
+        ``HELPER_NAME_LIMIT`` characters."""
+        known = self._helpers.get(field)
+        if known is not None:
+            return known
+        name = field[1:].decode("ascii", "replace")
+        if not (0 < len(field) - 1 <= HELPER_NAME_LIMIT and field.isascii() and name.isprintable()):
+            raise ProtocolViolation("a malformed helper report")
+        if len(self._helpers) < _VALUES_KEPT:
+            self._helpers[field] = name
+        return name
 
     def _line(self, field: bytes) -> int:
         """A line number's field: digits, from 1 to ``LINE_NUMBER_LIMIT``."""

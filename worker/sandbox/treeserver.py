@@ -27,6 +27,7 @@ from worker.sandbox.protocol import (
     CALL,
     FAILURE,
     HEADER,
+    HELPER,
     MAX_MESSAGE,
     OUTPUT,
     REPORT,
@@ -255,6 +256,13 @@ class TreeServer:
                 if method is None:
                     self._told_wrongly(line)
                 host.told(method, line[2:].partition(b"\0")[0])
+            elif tag == HELPER:
+                notes += 1
+                if notes > per_tree or notes - game_call_notes > per_game_call:
+                    self._too_many_notes(notes)
+                name, function, start, value, outermost = notes_read.helper(line)
+                if name is not None:
+                    host.helper_returned(name, function, start, value, outermost)
             else:
                 last = b"\n".join([*lines[index:], last])
                 break

@@ -11,7 +11,7 @@ from __future__ import annotations
 from worker.harness.student import EntrySpec, run_student
 from worker.harness.values import Described
 from worker.sandbox.protocol import HEADER, decode_answer, encode_answer, encode_request
-from worker.sandbox.reports import encode_call, encode_report, encode_return
+from worker.sandbox.reports import encode_call, encode_helper, encode_report, encode_return
 
 _WARM_UP_SOURCE = """
 import math
@@ -25,10 +25,18 @@ def max_value(game, state, alpha, beta):
 def min_value(game, state, alpha, beta):
     return max_value(game, state, alpha, beta)
 """
+_WARM_UP_DECISION = """
+def minmax_decision(state, game):
+    def max_value(state):
+        return game.utility(state, "MAX") if game.terminal_test(state) else 0
+    return max_value(state), None
+"""
 
 
 class _WarmUpBackend:
     """Answers like a one-leaf tree, through the same encoders as the real channel."""
+
+    game_calls = 0
 
     def request(self, method: str, token: str, argument: str | None) -> object:
         encode_request(method, token, argument)
@@ -51,10 +59,19 @@ class _WarmUpBackend:
     ) -> None:
         encode_return(function, token or "", value, line)
 
+    def note_helper(
+        self, function: str, token: str, start: int, value: Described | None, outermost: bool
+    ) -> None:
+        encode_helper(function, token, start, value, outermost)
+
 
 def warm_up() -> None:
     """Run a search once here, so that every lazily made object (encoders, caches) exists
     before the fork instead of being made again in every child."""
     spec = EntrySpec("alphabeta", ("max_value", "min_value"), "MAX")
     result = run_student(_WARM_UP_SOURCE, "warmup.py", spec, _WarmUpBackend(), "0" * 16)
+    encode_report(result)
+    # The decision-function form, whose helpers' returns are followed (a trace function).
+    spec = EntrySpec("minimax", ("max_value", "min_value"), "MAX")
+    result = run_student(_WARM_UP_DECISION, "warmup.py", spec, _WarmUpBackend(), "0" * 16)
     encode_report(result)
