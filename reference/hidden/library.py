@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reference.algorithms import ALGORITHMS
+from reference.contracts import DEFAULT_CONTRACT
 from reference.exercises.model import ENTRY_POINTS, Exercise
 from reference.hidden.trusted import judge_source
 from reference.problems import FileProblems, Problem
@@ -106,6 +107,13 @@ class Implementation:
         if exercise.algorithm not in self.algorithms:
             return False
         return (self.family == "depth-limited") == (exercise.options.depth_limit is not None)
+
+    def written_for(self, exercise: Exercise) -> bool:
+        """True when a student could hand the file in to ``exercise`` as it is: it applies
+        to the exercise, whose students write to the textbook's contract, as the library's
+        files are written (to another course's contract its known mistakes still apply,
+        through the catchers and the diagnosis, but the file is no submission of it)."""
+        return self.applies_to(exercise) and exercise.contract.name == DEFAULT_CONTRACT
 
     def is_correct_for(self, exercise: Exercise) -> bool:
         """True when the implementation should pass ``exercise``'s trees."""
@@ -297,12 +305,17 @@ def _as_wrong_case(impl: Implementation, exercise: Exercise) -> Exercise | None:
 def public_divergence(impl: Implementation, exercises: Sequence[Exercise]) -> str:
     """Where ``impl`` first goes wrong on the public trees: ``SLUG at NODE`` or ``none``.
 
-    The exercises of the implementation's algorithms are tried in slug order, each tree
+    The textbook-contract exercises of the implementation's algorithms are tried in slug
+    order, each tree
     in file order. When no exercise uses one of its algorithms (negamax with alpha-beta,
     say), the other exercises' trees are searched with its first algorithm instead. An
     implementation correct under one pruning rule is tried under the other one.
     """
-    ordered = sorted(exercises, key=lambda exercise: exercise.slug)
+    # The library's files are written to the textbook's contract: its exercises only.
+    ordered = sorted(
+        (exercise for exercise in exercises if exercise.contract.name == DEFAULT_CONTRACT),
+        key=lambda exercise: exercise.slug,
+    )
     own = [exercise for exercise in ordered if impl.applies_to(exercise)]
     if {exercise.algorithm for exercise in own} != set(impl.algorithms):
         own += [exercise for exercise in ordered if not impl.applies_to(exercise)]

@@ -43,7 +43,7 @@ PAIRS = [
     )
     for slug in CATALOG.slugs()
     for implementation in LIBRARY
-    if implementation.applies_to(CATALOG.get(slug))
+    if implementation.written_for(CATALOG.get(slug))
 ]
 
 
