@@ -61,15 +61,17 @@ def extra_divergence(ctx: Context, name: str) -> tuple[str, str]:
 def extra_reason(ctx: Context, name: str) -> str:
     """One node's sentence for the verdict ``extra``."""
     why = ctx.ref.unvisited.get(name)
+    # Where generating a state counts as reaching it (CS188), say what the search did.
+    reached = "generated" if ctx.geometry.generated else "visited"
     if why is not None and why.reason == "pruned":
         parent, test = _cut(ctx, why.at)
-        return f"{name} was visited, but the search prunes it at {parent} ({test})."
+        return f"{name} was {reached}, but the search prunes it at {parent} ({test})."
     if why is not None and why.reason == "depth":
         return (
-            f"{name} was visited, but it lies below the depth limit: the search stops at "
+            f"{name} was {reached}, but it lies below the depth limit: the search stops at "
             f"{why.at} (depth {ctx.expected_depth(why.at)}) and scores it by game.eval."
         )
-    return f"{name} was visited, but the reference never visits it."
+    return f"{name} was {reached}, but the reference never visits it."
 
 
 def pruned_reason(ctx: Context, name: str) -> str:
