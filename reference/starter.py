@@ -40,7 +40,7 @@ def starter_source(exercise: Exercise) -> str:
 
 def _docstring(exercise: Exercise, interface: list[str]) -> list[str]:
     return [
-        f'"""{exercise.title}',
+        f'r"""{exercise.title}',
         "",
         *exercise.statement.strip().replace('"""', "'''").splitlines(),
         "",
