@@ -21,12 +21,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reference.algorithms import ALGORITHMS, ROLE_BY_KIND, call_decision, find_decision
+from worker.harness import mit6034
 from worker.harness.backend import Backend
 from worker.harness.contracts import RUNNERS, course_modules, register
 from worker.harness.cs188 import GameState, agent_for
 from worker.harness.game import Game, State, token_of
+from worker.harness.mit6034 import AbstractGameState
 from worker.harness.observer import observing
-from worker.harness.stand_ins import cs188_game, cs188_pacman, cs188_util
+from worker.harness.stand_ins import (
+    cs188_game,
+    cs188_pacman,
+    cs188_util,
+    mit_boards,
+    mit_game_api,
+    mit_toytree,
+)
 from worker.harness.values import Described, describe_value
 
 
@@ -305,6 +314,44 @@ def _search_cs188(
         action = agent.getAction(root)
     text = action if type(action) is str else None
     return StudentResult(decision=text, decision_style=True, defines=defines)
+
+
+@register(
+    "mit-6.034",
+    {"game_api": mit_game_api, "boards": mit_boards, "toytree": mit_toytree},
+)
+def _search_mit6034(
+    module: types.ModuleType,
+    spec: EntrySpec,
+    backend: Backend,
+    game: Game,
+    root_token: str,
+    defines: tuple[str, ...],
+) -> StudentResult:
+    """MIT 6.034's contract: the lab's function for the algorithm on the root's
+    :class:`~worker.harness.mit6034.AbstractGameState`, maximizing when MAX moves there; its
+    ``(path, score, evaluations)`` gives the root's value, the move and the count."""
+    root = AbstractGameState(root_token, game)
+    try:
+        returned = mit6034.search(
+            module,
+            spec.algorithm,
+            root,
+            game,
+            spec.depth_limit,
+            maximize=spec.root_kind != "MIN",
+        )
+    except LookupError as missing:
+        found = ", ".join(f"{name}()" for name in defines) or "no functions"
+        message = f"missing the lab's function {missing.args[0]}(); your file defines {found}"
+        return StudentResult(error=StudentError("runtime", message), defines=defines)
+    score, move, evaluations = mit6034.read_answer(returned, root)
+    return StudentResult(
+        value=describe_value(score),
+        decision=move,
+        defines=defines,
+        evaluations=describe_value(evaluations),
+    )
 
 
 def _install(
