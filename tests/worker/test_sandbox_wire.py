@@ -28,6 +28,7 @@ from worker.sandbox.reports import (
     VALUE_FIELD_LIMIT,
     NoteReader,
     encode_call,
+    encode_helper,
     encode_report,
     encode_return,
     read_note,
@@ -124,6 +125,44 @@ def test_a_note_of_a_function_that_is_not_an_entry_point_is_a_violation() -> Non
     read_note(line[1:-1], 3)
     with pytest.raises(ProtocolViolation, match="malformed call report"):
         NoteReader(ENTRIES, NAMES).call(line[:-1])
+
+
+@given(numbers, st.integers(min_value=0, max_value=10**12), st.booleans())
+def test_a_helpers_note_reads_back_as_sent(value: object, start: int, outermost: bool) -> None:
+    described = describe_value(value)
+    number = described if described[1] is None else None
+    line = encode_helper("min_value", "ab", start, number, outermost)
+    assert line.endswith(b"\n") and line.count(b"\n") == 1
+    reader = NoteReader(ENTRIES, NAMES)
+    for _ in range(2):
+        name, function, at, read, flag = reader.helper(line[:-1])
+        assert (name, function, at, flag) == ("B", "min_value", start, outermost)
+        if number is None:
+            assert read is None
+        else:
+            assert read is not None and read[0] == number[0] and read[1] is None
+    assert reader.helper(line[:-1].replace(b"\tab\t", b"\tzz\t"))[0] is None  # not ours
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b"Hf\tab\t0\ti1",  # too few fields
+        b"Hf\tab\t0\ti1\t1\t",  # too many
+        b"H\tab\t0\ti1\t1",  # no name
+        b"H" + b"x" * 65 + b"\tab\t0\ti1\t1",  # too long a name
+        b"Hf\xe9\tab\t0\ti1\t1",  # not ASCII
+        b"Hf\x07\tab\t0\ti1\t1",  # not printable
+        b"Hf\tab\t-1\ti1\t1",  # a count of game calls that is not digits
+        b"Hf\tab\t" + b"9" * 16 + b"\ti1\t1",
+        b"Hf\tab\t0\tx1\t1",  # not a value
+        b"Hf\tab\t0\ti1\t2",  # a flag that is neither empty nor 1
+        b"Hf\tz\xff\t0\ti1\t1",  # a handle that is not ASCII
+    ],
+)
+def test_a_malformed_helpers_note_is_a_violation(line: bytes) -> None:
+    with pytest.raises(ProtocolViolation):
+        NoteReader(ENTRIES, NAMES).helper(line)
 
 
 def test_a_nan_float_note_is_read_as_not_finite() -> None:
