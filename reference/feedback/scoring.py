@@ -6,7 +6,8 @@ or not_observed. A part that cannot be observed is left out and the others are s
 to ``Scoring.total``, keeping their proportions: a search written as
 ``max_value``/``min_value`` returns a value but no decision (value and nodes count, 30 and
 60 scaled to 100), the textbook decision function returns a decision but no value
-(decision and nodes count, 10 and 60 scaled to 100).
+(decision and nodes count, 10 and 60 scaled to 100), unless one of its helpers was seen to
+return the root's value.
 """
 
 from __future__ import annotations
