@@ -7,7 +7,7 @@ options and ``generate`` expands it to a :class:`~reference.tree.Tree`.
 from __future__ import annotations
 
 # Importing a game module registers its game.
-from reference.games import domineering, grundy, hexapawn, nim, tictactoe  # noqa: F401
+from reference.games import connectfour, domineering, grundy, hexapawn, nim, tictactoe  # noqa: F401
 from reference.games.base import AnyGame, Game, Player
 from reference.games.expand import expand
 from reference.games.options import Option

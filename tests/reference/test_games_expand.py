@@ -164,7 +164,15 @@ def test_rules_that_break_the_interface_are_reported() -> None:
 
 
 def test_every_game_is_registered_once_under_its_names() -> None:
-    assert set(GAMES) == {"grundy", "nim", "fantan", "tictactoe", "domineering", "hexapawn"}
+    assert set(GAMES) == {
+        "grundy",
+        "nim",
+        "fantan",
+        "tictactoe",
+        "domineering",
+        "hexapawn",
+        "connectfour",
+    }
     assert GAMES["fantan"] is GAMES["nim"]
     assert all(cls.name in GAMES for cls in GAMES.values())
 

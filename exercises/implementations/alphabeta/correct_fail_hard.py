@@ -3,7 +3,7 @@
 # expect: correct
 # pruning: on-equality
 # bug: under the strict rule it prunes on alpha == beta, where the search should go on
-# first-divergence: domineering-small-alphabeta at C2.1.1
+# first-divergence: connectfour-endgame-alphabeta at D2.3
 """Alpha-beta in the fail-hard style: a node's result is clamped to its window [alpha, beta]."""
 
 

@@ -3,7 +3,7 @@
 # expect: correct
 # pruning: on-equality
 # bug: under the strict rule it prunes on v == beta / v == alpha, where the search should go on
-# first-divergence: domineering-small-alphabeta at C2.1.1
+# first-divergence: connectfour-endgame-alphabeta at D2.3
 """ALPHA-BETA-SEARCH as in AIMA section 5.3 (fail-soft: a node returns its v)."""
 
 import math

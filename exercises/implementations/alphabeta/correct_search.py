@@ -3,7 +3,7 @@
 # expect: correct
 # pruning: on-equality
 # bug: under the strict rule it prunes on v == beta / v == alpha, where the search should go on
-# first-divergence: domineering-small-alphabeta at C2.1.1
+# first-divergence: connectfour-endgame-alphabeta at D2.3
 """The textbook's ALPHA-BETA-SEARCH: nested helpers, and the result is an action."""
 
 import math

@@ -3,7 +3,7 @@
 # expect: correct
 # pruning: strict
 # bug: under AIMA's rule it goes on searching when v == beta / v == alpha, where it should prune
-# first-divergence: domineering-small-alphabeta at C2.1.1
+# first-divergence: connectfour-endgame-alphabeta at D2.3
 """Alpha-beta with the strict pruning rule of the Berkeley CS188 projects (v > beta, v < alpha)."""
 
 import math
