@@ -72,7 +72,15 @@ CONTRACTS: Mapping[str, Contract] = MappingProxyType(
                 "returns Pacman's move, over gameState.getLegalActions(agentIndex), "
                 "generateSuccessor(agentIndex, action), getNumAgents(), isWin(), isLose() and "
                 "self.evaluationFunction, to self.depth moves of every agent",
-                algorithms=frozenset({"minimax", "alphabeta", "expectimax"}),
+                algorithms=frozenset(
+                    {
+                        "minimax",
+                        "depth-limited-minimax",
+                        "alphabeta",
+                        "depth-limited-alphabeta",
+                        "expectimax",
+                    }
+                ),
                 modules=("util", "game", "pacman"),
                 generation="generated",
                 order_judged=False,

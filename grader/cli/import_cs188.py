@@ -19,6 +19,7 @@ from typing import Any
 import click
 import yaml
 
+from reference.algorithms import ALGORITHMS
 from reference.cs188 import (
     GAME_TREE_CLASS,
     Cs188Import,
@@ -221,9 +222,14 @@ def exercise_document(
     if unvisited:
         expect["unvisited"] = unvisited
     depth = "" if imported.depth is None else f", depth {imported.depth}"
+    # A CS188 agent searches to its depth: the depth-limited algorithm where there is one
+    # (the same search, and the library's known mistakes of depth-limited searches apply).
+    algorithm = result.algorithm
+    if imported.depth is not None and f"depth-limited-{algorithm}" in ALGORITHMS:
+        algorithm = f"depth-limited-{algorithm}"
     return {
         "title": f"CS188 {source} ({imported.agent}{depth})",
-        "algorithm": result.algorithm,
+        "algorithm": algorithm,
         "statement": _statement(imported, result, source),
         "contract": contract,
         "conventions": conventions,
@@ -234,10 +240,14 @@ def exercise_document(
 def _statement(imported: Cs188Import, result: SearchResult, source: str) -> str:
     agents = imported.num_agents
     ghosts = "the ghost" if agents == 2 else f"the {agents - 1} ghosts"
+    one = agents == 2
     if result.algorithm == "expectimax":
-        ghost_rule = f"{ghosts} move at random: each of their moves is equally likely"
+        ghost_rule = (
+            f"{ghosts} {'moves' if one else 'move'} at random: each of "
+            f"{'its' if one else 'their'} moves is equally likely"
+        )
     else:
-        ghost_rule = f"{ghosts} minimise"
+        ghost_rule = f"{ghosts} {'minimises' if one else 'minimise'}"
     paragraphs = [
         f"Imported from the Berkeley CS188 game-tree test `{source}` "
         f"({imported.agent}, {agents} agents).",

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reference.algorithms import ALGORITHMS
-from reference.contracts import DEFAULT_CONTRACT
+from reference.contracts import DEFAULT_CONTRACT, hidden_layers
 from reference.exercises.model import ENTRY_POINTS, Exercise
 from reference.hidden.trusted import judge_source
 from reference.problems import FileProblems, Problem
@@ -103,8 +103,13 @@ class Implementation:
     def applies_to(self, exercise: Exercise) -> bool:
         """True when the implementation is written for ``exercise``'s algorithm: with a
         depth limit for the depth-limited family (its functions take the depth last),
-        without one for the others."""
+        without one for the others; and for its trees' turns (MAX and MIN in turn)."""
         if exercise.algorithm not in self.algorithms:
+            return False
+        # The library's searches take turns MAX, MIN (or chance) as the textbook's trees
+        # do: not where a contract's trees have a layer per opponent (CS188's ghosts).
+        layers = ALGORITHMS[exercise.algorithm].layers
+        if hidden_layers(exercise.contract, layers) != layers:
             return False
         return (self.family == "depth-limited") == (exercise.options.depth_limit is not None)
 

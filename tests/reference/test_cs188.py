@@ -651,7 +651,7 @@ def test_the_command_writes_an_exercise_folder_that_loads_and_grades(
     ]
     exercise = load_exercise(folder)
     assert (exercise.algorithm, exercise.options) == (
-        "alphabeta",
+        "depth-limited-alphabeta",
         SearchOptions(
             prune_on_equality=False, depth_limit=4, order_judged=False, generation="generated"
         ),

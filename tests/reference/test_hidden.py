@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from grader.config import Settings
+from reference.contracts import hidden_layers
 from reference.exercises import Exercise, HiddenTreePolicy, load_catalog, load_exercise
 from reference.hidden import (
     DEVELOPMENT_KEY,
@@ -112,8 +113,12 @@ def check_names(tree: Tree) -> None:
 
 
 def root_layers(exercise: Exercise, tree: Tree) -> tuple[Kind, ...]:
-    """The exercise's layers, started from the root's kind (a tree may have a MIN root)."""
-    layers = LAYERS[exercise.algorithm]
+    """The exercise's layers (its contract's: CS188's have a layer per ghost), started from
+    the root's kind (a tree may have a MIN root, except under a contract whose trees start
+    with MAX)."""
+    layers = hidden_layers(exercise.contract, LAYERS[exercise.algorithm])
+    if exercise.contract.contract.max_root:
+        assert tree.root.kind is Kind.MAX
     start = layers.index(tree.root.kind)
     return layers[start:] + layers[:start]
 

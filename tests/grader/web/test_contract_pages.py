@@ -15,7 +15,7 @@ from tests.grader.conftest import UserFactory, analysed, login
 from tests.grader.web.test_student_pages import drawn_nodes, exercise_id, upload
 
 DATA = Path(__file__).resolve().parents[2] / "worker" / "data"
-CS188 = "cs188-alphabeta-two-ghosts"
+CS188 = "cs188-alphabeta-one-ghost"
 MIT = "mit6034-toy-alphabeta"
 
 
@@ -44,7 +44,7 @@ def test_a_cs188_exercise_says_what_its_students_write(
     exercise = exercise_id(database, course, CS188)
     page = client.get(f"/exercises/{exercise}").get_data(as_text=True)
     assert "Berkeley CS188, multi-agent search" in page
-    assert "AlphaBetaAgent(depth=1).getAction(gameState)" in page
+    assert "AlphaBetaAgent(depth=2).getAction(gameState)" in page
     assert "gameState.generateSuccessor(agentIndex, action)" in page
     assert "game.chance_outcomes" not in page
     starter = client.get(f"/exercises/{exercise}/starter.py").get_data(as_text=True)
@@ -63,8 +63,8 @@ def test_a_cs188_agent_that_generates_too_much_is_told_which_states(
     assert response.status_code == 302
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     nodes = drawn_nodes(page)[0]
-    assert nodes["M"]["v"] == "extra" and nodes["N"]["v"] == "extra"
-    assert "M was generated, but the search prunes it at K" in page
+    assert nodes["T"]["v"] == "extra" and nodes["M"]["v"] == "extra"
+    assert "T was generated, but the search prunes it at G" in page
 
 
 def test_a_cs188_agent_as_the_course_writes_it_passes(
