@@ -33,6 +33,11 @@ else (:func:`hidden_reasons` words them for the other searches), the first and t
 followed by the kind of a returned object that was no number (see :func:`hidden_reason`)."""
 
 
+COUNT_REASON = "wrong count of static evaluations"
+"""What a failed hidden tree says when only the count of static evaluations a course's
+function returned was wrong (MIT 6.034's answers carry one)."""
+
+
 def hidden_reasons(exercise: Exercise) -> tuple[str, ...]:
     """The fixed reasons of ``exercise``'s hidden trees, in the terms of its search (the
     same four for every exercise: only the words differ)."""
@@ -76,6 +81,8 @@ def hidden_reason(
         return reasons[1]
     if found & _VALUE_MISTAKES:
         return _told(reasons[2], _first_problem(feedback, observed))
+    if feedback.evaluations_ok is False and feedback.decision_ok is not False:
+        return COUNT_REASON
     return reasons[3]
 
 

@@ -55,6 +55,21 @@ def test_a_miscount_of_static_evaluations_is_told_with_both_counts() -> None:
     assert public.decision is not None and public.decision.actual == public.decision.expected
 
 
+def test_a_miscount_on_a_hidden_tree_is_told_as_one() -> None:
+    graded = report("alphabeta", "wrong_uncounted_heuristic")
+    hidden = [case for case in graded.cases if case.hidden and case.verdict.value == "failed"]
+    assert hidden
+    assert {case.message for case in hidden} == {"wrong count of static evaluations"}
+
+
+def test_the_labs_functions_are_judged_node_by_node() -> None:
+    right = report("minimax", "correct_lab", public_only=True)
+    assert {node.verdict.value for node in right.cases[0].nodes or ()} == {"ok"}
+    wrong = report("minimax", "wrong_always_maximize", public_only=True)
+    verdicts = {node.node: node.verdict.value for node in wrong.cases[0].nodes or ()}
+    assert verdicts["B"] == "wrong_value" and verdicts["C"] == "wrong_value"
+
+
 def test_an_alphabeta_that_never_prunes_is_told_where_it_should_have() -> None:
     graded = report("alphabeta", "wrong_no_pruning", public_only=True)
     verdicts = {node.node: node.verdict.value for node in graded.cases[0].nodes or ()}

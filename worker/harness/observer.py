@@ -28,6 +28,7 @@ from typing import Any
 from worker.harness.backend import Backend
 from worker.harness.cs188 import GameState
 from worker.harness.game import State
+from worker.harness.mit6034 import AbstractGameState
 from worker.harness.values import Described, describe_value
 
 _NOT_FOLLOWED = CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR | CO_ITERABLE_COROUTINE
@@ -51,8 +52,11 @@ def helper_name(name: str) -> str:
 def returned_number(value: object) -> Described | None:
     """What a helper returned, as a number (None: not a number). A pair of a number and an
     action (a string, or None where there is no move, as the 4th edition's helpers return
-    at a terminal state), in either order, gives its number."""
-    if type(value) is tuple and len(value) == 2:
+    at a terminal state), in either order, gives its number; so does the answer of MIT
+    6.034's lab functions, ``(path, score, evaluations)``, its score."""
+    if type(value) is tuple and len(value) == 3 and type(value[0]) in (list, tuple):
+        value = value[1]
+    elif type(value) is tuple and len(value) == 2:
         first, second = value
         if type(second) is str or second is None:
             value = first
@@ -85,7 +89,7 @@ def _tracer(backend: Backend, filename: str) -> Tracer:
     """The states whose open outermost frame has had a value noted inside it: its return is
     noted whatever it returns, so that the trusted side knows the outermost frame ended."""
     note = backend.note_helper
-    state_type, game_state_type = State, GameState
+    state_type, game_state_type, lab_state_type = State, GameState, AbstractGameState
 
     def on_call(frame: types.FrameType, event: str, arg: object) -> Tracer:
         code = frame.f_code
@@ -99,7 +103,7 @@ def _tracer(backend: Backend, filename: str) -> Tracer:
         for name in code.co_varnames[:count]:
             kind = type(arguments.get(name))
             # Exact types, not isinstance: a student's class could answer for __class__.
-            if kind is state_type or kind is game_state_type:
+            if kind is state_type or kind is game_state_type or kind is lab_state_type:
                 token = arguments[name]._token
                 break
         if type(token) is not str:

@@ -333,14 +333,16 @@ def _search_mit6034(
     ``(path, score, evaluations)`` gives the root's value, the move and the count."""
     root = AbstractGameState(root_token, game)
     try:
-        returned = mit6034.search(
-            module,
-            spec.algorithm,
-            root,
-            game,
-            spec.depth_limit,
-            maximize=spec.root_kind != "MIN",
-        )
+        # The score each call of the lab's functions returns for its state is noted.
+        with observing(backend, module.__file__ or ""):
+            returned = mit6034.search(
+                module,
+                spec.algorithm,
+                root,
+                game,
+                spec.depth_limit,
+                maximize=spec.root_kind != "MIN",
+            )
     except LookupError as missing:
         found = ", ".join(f"{name}()" for name in defines) or "no functions"
         message = f"missing the lab's function {missing.args[0]}(); your file defines {found}"
