@@ -32,11 +32,9 @@ import re
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -56,9 +54,8 @@ from reference.cs188 import (  # noqa: E402
 from reference.exercises.loader import load_exercise  # noqa: E402
 from reference.exercises.model import Exercise  # noqa: E402
 from reference.report import Report  # noqa: E402
-from reference.tree import Tree  # noqa: E402
 from worker.grading import grade  # noqa: E402
-from worker.harness.stand_ins import cs188_game, cs188_util  # noqa: E402
+from worker.harness.cs188 import autograder_run  # noqa: E402
 from worker.sandbox import SandboxOptions  # noqa: E402
 
 AGENTS = ROOT / "tests" / "worker" / "data" / "cs188_agents"
@@ -83,70 +80,6 @@ def agent_file(name: str) -> str:
 
 
 # --- CS188's side: the agent on a plain game state -----------------------------------------
-
-
-@dataclass
-class Touched:
-    """What a search asked of the states: CS188's two ways of counting them."""
-
-    generated: set[str] = field(default_factory=set)  # the start state and every successor
-    expanded: set[str] = field(default_factory=set)  # 2014: legal actions, successor, score
-
-
-@dataclass
-class PlainState:
-    """CS188's game-tree test state over the imported tree (win and lose states, and states
-    with no successors, are its leaves); it records what the search touches."""
-
-    tree: Tree
-    name: str
-    agents: int
-    touched: Touched
-
-    def getLegalActions(self, agentIndex: int = 0) -> list[str]:
-        self.touched.expanded.add(self.name)
-        return [edge.action for edge in self.tree.nodes[self.name].edges]
-
-    def generateSuccessor(self, agentIndex: int, action: str) -> PlainState:
-        self.touched.expanded.add(self.name)
-        for edge in self.tree.nodes[self.name].edges:
-            if edge.action == action:
-                self.touched.generated.add(edge.child)
-                return PlainState(self.tree, edge.child, self.agents, self.touched)
-        raise Exception("Invalid action")
-
-    def getNumAgents(self) -> int:
-        return self.agents
-
-    def isWin(self) -> bool:
-        return self.tree.nodes[self.name].is_leaf
-
-    def isLose(self) -> bool:
-        return self.tree.nodes[self.name].is_leaf
-
-    def getScore(self) -> float:
-        self.touched.expanded.add(self.name)
-        node = self.tree.nodes[self.name]
-        value = node.utility if node.is_leaf else node.heuristic
-        if value is None:
-            raise Exception("getScore() called on a state with no evaluation")
-        return float(value)
-
-
-@contextmanager
-def course_modules() -> Iterator[None]:
-    saved = {name: sys.modules.get(name) for name in ("util", "game", "pacman")}
-    pacman = type(sys)("pacman")
-    pacman.GameState = PlainState  # type: ignore[attr-defined]
-    sys.modules.update(util=cs188_util, game=cs188_game, pacman=pacman)
-    try:
-        yield
-    finally:
-        for name, module in saved.items():
-            if module is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = module
 
 
 @dataclass(frozen=True)
@@ -179,22 +112,14 @@ class Cs188Run:
 
 def cs188_run(agent: str, exercise: Exercise) -> Cs188Run:
     contract = exercise.contract
-    tree = exercise.trees[0].tree
-    namespace: dict[str, Any] = {"__name__": "multiAgents"}
-    touched = Touched(generated={tree.root.name})
-    with course_modules():
-        try:
-            exec(compile(agent_file(agent), "multiAgents.py", "exec"), namespace)
-            built = namespace[contract.agent_class or ""](depth=contract.depth)
-            start = PlainState(tree, tree.root.name, contract.agents, touched)
-            action = built.getAction(start)
-        except Exception as error:
-            return Cs188Run(None, frozenset(), frozenset(), f"{type(error).__name__}: {error}")
-    return Cs188Run(
-        None if action is None else str(action),
-        frozenset(touched.generated),
-        frozenset(touched.expanded),
+    run = autograder_run(
+        agent_file(agent),
+        contract.agent_class or "",
+        contract.depth,
+        contract.agents,
+        exercise.trees[0].tree,
     )
+    return Cs188Run(run.action, run.generated, run.expanded, run.error)
 
 
 def read_solution(path: Path, scratch: Path) -> tuple[Cs188Solution, Rule]:

@@ -645,3 +645,59 @@ def _number(token: str) -> Number | None:
         return float(token)
     except ValueError:
         return None
+
+
+# --- what CS188's autograder sees of an agent -------------------------------------------------
+
+
+@dataclass
+class Touched:
+    """What a search asked of the states, counted both ways CS188's autograder has: the
+    start state and every state ``generateSuccessor`` made (today's ``generated``), and the
+    states whose moves, successors or score were asked (earlier terms' ``expanded``)."""
+
+    generated: set[str] = field(default_factory=set)
+    expanded: set[str] = field(default_factory=set)
+
+
+@dataclass
+class TestState:
+    """A state of a game-tree test as CS188's autograder hands it to an agent, over the
+    imported tree (its win and lose states, and states with no successors, are leaves):
+    the agent index is not checked, and what the search touches is recorded in
+    ``touched``. For checking this project's grading against CS188's own semantics; the
+    state graded students get is the sandbox's (:mod:`worker.harness.cs188`)."""
+
+    tree: Tree
+    name: str
+    agents: int
+    touched: Touched
+
+    def getLegalActions(self, agentIndex: int = 0) -> list[str]:
+        self.touched.expanded.add(self.name)
+        return [edge.action for edge in self.tree.nodes[self.name].edges]
+
+    def generateSuccessor(self, agentIndex: int, action: str) -> TestState:
+        self.touched.expanded.add(self.name)
+        for edge in self.tree.nodes[self.name].edges:
+            if edge.action == action:
+                self.touched.generated.add(edge.child)
+                return TestState(self.tree, edge.child, self.agents, self.touched)
+        raise Exception("Invalid action")
+
+    def getNumAgents(self) -> int:
+        return self.agents
+
+    def isWin(self) -> bool:
+        return self.tree.nodes[self.name].is_leaf
+
+    def isLose(self) -> bool:
+        return self.tree.nodes[self.name].is_leaf
+
+    def getScore(self) -> Number:
+        self.touched.expanded.add(self.name)
+        node = self.tree.nodes[self.name]
+        value = node.utility if node.is_leaf else node.heuristic
+        if value is None:
+            raise Exception("getScore() called on a state with no evaluation")
+        return value

@@ -11,12 +11,8 @@ chosen at the start state, and the set of states generated, must be the solution
 from __future__ import annotations
 
 import random
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -26,9 +22,9 @@ from reference.cs188 import generated_states, import_file
 from reference.exercises.loader import load_exercise
 from reference.exercises.model import Exercise
 from reference.report import Report
-from reference.tree import Kind, Tree
+from reference.tree import Kind
 from worker.grading import grade
-from worker.harness.stand_ins import cs188_game, cs188_util
+from worker.harness.cs188 import autograder_run
 from worker.sandbox import SandboxOptions
 
 AGENTS = Path(__file__).parent / "data" / "cs188_agents"
@@ -146,76 +142,21 @@ def seventy(tmp_path_factory: pytest.TempPathFactory) -> list[Imported]:
     return imported
 
 
-# --- what CS188's autograder says: the agent on a plain game state ---------------------------
-
-
-@dataclass
-class PlainState:
-    """CS188's game-tree test state over a tree: it records every state generated."""
-
-    tree: Tree
-    name: str
-    agents: int
-    generated: list[str] = field(default_factory=list)
-
-    def getLegalActions(self, agentIndex: int = 0) -> list[str]:
-        return [edge.action for edge in self.tree.nodes[self.name].edges]
-
-    def generateSuccessor(self, agentIndex: int, action: str) -> PlainState:
-        for edge in self.tree.nodes[self.name].edges:
-            if edge.action == action:
-                self.generated.append(edge.child)
-                return PlainState(self.tree, edge.child, self.agents, self.generated)
-        raise Exception("Invalid action")
-
-    def getNumAgents(self) -> int:
-        return self.agents
-
-    def isWin(self) -> bool:
-        return self.tree.nodes[self.name].is_leaf
-
-    def isLose(self) -> bool:
-        return self.tree.nodes[self.name].is_leaf
-
-    def getScore(self) -> Any:
-        node = self.tree.nodes[self.name]
-        value = node.utility if node.is_leaf else node.heuristic
-        if value is None:
-            raise Exception("getScore() called on a state with no evaluation")
-        return value
-
-
-@contextmanager
-def course_modules() -> Iterator[None]:
-    saved = {name: sys.modules.get(name) for name in ("util", "game", "pacman")}
-    pacman = type(sys)("pacman")
-    pacman.GameState = PlainState  # type: ignore[attr-defined]
-    sys.modules.update(util=cs188_util, game=cs188_game, pacman=pacman)
-    try:
-        yield
-    finally:
-        for name, module in saved.items():
-            if module is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = module
+# --- what CS188's autograder says: the agent on its own game state ---------------------------
 
 
 def cs188_passes(agent: str, case: Imported) -> bool:
     """Whether CS188's autograder passes ``agent`` on the test: its action and the set of
     states it generated (with the start state) are the solution's; an error fails."""
-    exercise, contract = case.exercise, case.exercise.contract
-    tree = exercise.trees[0].tree
-    namespace: dict[str, Any] = {"__name__": "multiAgents"}
-    with course_modules():
-        try:
-            exec(compile(agent_file(agent), "multiAgents.py", "exec"), namespace)
-            built = namespace[contract.agent_class or ""](depth=contract.depth)
-            start = PlainState(tree, tree.root.name, contract.agents)
-            action = built.getAction(start)
-        except Exception:
-            return False
-    return action == case.action and {tree.root.name, *start.generated} == case.generated
+    contract = case.exercise.contract
+    run = autograder_run(
+        agent_file(agent),
+        contract.agent_class or "",
+        contract.depth,
+        contract.agents,
+        case.exercise.trees[0].tree,
+    )
+    return not run.error and run.action == case.action and run.generated == case.generated
 
 
 def public_report(exercise: Exercise, agent: str, draw: str = "d") -> Report:
