@@ -55,7 +55,7 @@ from reference.exercises.loader import load_exercise  # noqa: E402
 from reference.exercises.model import Exercise  # noqa: E402
 from reference.report import Report  # noqa: E402
 from worker.grading import grade  # noqa: E402
-from worker.harness.cs188 import autograder_run  # noqa: E402
+from worker.harness.cs188_autograder import autograder_run  # noqa: E402
 from worker.sandbox import SandboxOptions  # noqa: E402
 
 AGENTS = ROOT / "tests" / "worker" / "data" / "cs188_agents"

@@ -39,7 +39,7 @@ from reference.tree import Tree
 from reference.verdict_words import verdict_word
 from worker.grading import prepared
 from worker.harness.local import entry_spec
-from worker.harness.student import EntrySpec
+from worker.harness.results import EntrySpec
 from worker.sandbox import (
     RunRecord,
     SandboxOptions,

@@ -24,7 +24,7 @@ from reference.exercises.model import Exercise
 from reference.report import Report
 from reference.tree import Kind
 from worker.grading import grade
-from worker.harness.cs188 import autograder_run
+from worker.harness.cs188_autograder import autograder_run
 from worker.sandbox import SandboxOptions
 
 AGENTS = Path(__file__).parent / "data" / "cs188_agents"

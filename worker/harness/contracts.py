@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from worker.harness.backend import Backend
     from worker.harness.game import Game
-    from worker.harness.student import EntrySpec, StudentResult
+    from worker.harness.results import EntrySpec, StudentResult
 
 Search = Callable[
     ["types.ModuleType", "EntrySpec", "Backend", "Game", str, tuple[str, ...]], "StudentResult"

@@ -10,13 +10,9 @@ generation of the state it returns, which is how CS188 counts a search's work.
 
 from __future__ import annotations
 
-import sys
 import types
-from dataclasses import dataclass
 from typing import Any
 
-from reference.cs188 import TestState, Touched
-from reference.tree import Tree
 from worker.harness.game import Game, GameError, State
 
 
@@ -89,47 +85,3 @@ def agent_for(module: types.ModuleType, agent_class: str, depth: int | None) -> 
     if not callable(cls):
         raise LookupError(f"missing class {agent_class}")
     return cls() if depth is None else cls(depth=depth)
-
-
-@dataclass(frozen=True)
-class AutograderRun:
-    """What CS188's autograder sees of an agent on a game-tree test: the action it chose
-    (None: it raised, ``error`` says what) and the states it touched, counted both ways."""
-
-    action: str | None
-    generated: frozenset[str]
-    expanded: frozenset[str]
-    error: str = ""
-
-
-def autograder_run(
-    source: str, agent_class: str, depth: int | None, agents: int, tree: Tree
-) -> AutograderRun:
-    """Run the agent of ``source`` (a whole ``multiAgents.py``) in this process on the
-    root of ``tree`` as CS188's autograder does, on :class:`reference.cs188.TestState`: to
-    check this project's verdicts against CS188's semantics (tests and
-    ``bench/cs188_agreement.py``), never for a student's code."""
-    from worker.harness.stand_ins import cs188_game, cs188_pacman, cs188_util
-
-    touched = Touched(generated={tree.root.name})
-    namespace: dict[str, Any] = {"__name__": "multiAgents"}
-    modules = {"util": cs188_util, "game": cs188_game, "pacman": cs188_pacman}
-    saved = {name: sys.modules.get(name) for name in modules}
-    sys.modules.update(modules)
-    try:
-        exec(compile(source, "multiAgents.py", "exec"), namespace)
-        built = namespace[agent_class](depth=depth)
-        action = built.getAction(TestState(tree, tree.root.name, agents, touched))
-    except Exception as error:
-        return AutograderRun(None, frozenset(), frozenset(), f"{type(error).__name__}: {error}")
-    finally:
-        for name, module in saved.items():
-            if module is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = module
-    return AutograderRun(
-        None if action is None else str(action),
-        frozenset(touched.generated),
-        frozenset(touched.expanded),
-    )

@@ -15,7 +15,7 @@ from reference.observed import GENERATE, VISIT_METHODS, Call, Observed, Return, 
 from reference.search.negamax import mover
 from reference.tree import Kind, Node, Number, Tree
 from worker.harness.backend import Refusal
-from worker.harness.student import StudentResult
+from worker.harness.results import StudentResult
 from worker.harness.values import Described
 
 REQUEST_METHODS = VISIT_METHODS | {"result", "generate"}

@@ -14,7 +14,8 @@ from reference.contracts import ContractChoice
 from reference.observed import Observed
 from reference.tree import Kind, Tree
 from worker.harness.host import TreeHost, conclude
-from worker.harness.student import EntrySpec, StudentResult, run_student
+from worker.harness.results import EntrySpec, StudentResult
+from worker.harness.student import run_student
 from worker.harness.values import Described
 
 

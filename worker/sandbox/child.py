@@ -18,7 +18,8 @@ from importlib.machinery import BuiltinImporter, FrozenImporter
 from typing import Any, NoReturn
 
 from worker.harness.game import Game, State
-from worker.harness.student import EntrySpec, StudentError, StudentResult, run_student
+from worker.harness.results import EntrySpec, StudentError, StudentResult
+from worker.harness.student import run_student
 from worker.harness.values import Described
 from worker.sandbox.confinement import Confinement, arrange_fds, confine
 from worker.sandbox.importable import IMPORTABLE

@@ -41,7 +41,7 @@ from typing import Any
 
 from worker.harness.backend import Refusal
 from worker.harness.host import ProtocolViolation
-from worker.harness.student import EntrySpec
+from worker.harness.results import EntrySpec
 
 HEADER = 4
 MAX_MESSAGE = 65536

@@ -37,7 +37,7 @@ from typing import Any, NoReturn
 
 from reference.observed import Call, Return, ValueProblem
 from worker.harness.host import ProtocolViolation, call_event, return_event
-from worker.harness.student import StudentError, StudentResult
+from worker.harness.results import StudentError, StudentResult
 from worker.harness.values import Described
 
 SHOWN_LIMIT = 80

@@ -20,7 +20,7 @@ from worker.sandbox.session import Session
 if TYPE_CHECKING:
     from reference.exercises.model import Limits
     from reference.tree import Tree
-    from worker.harness.student import EntrySpec
+    from worker.harness.results import EntrySpec
 
 
 def run_sandboxed(

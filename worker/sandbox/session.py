@@ -45,7 +45,7 @@ from worker.sandbox.treeserver import Ending, Served, TreeServer
 if TYPE_CHECKING:
     from reference.exercises.model import Limits
     from reference.tree import Tree
-    from worker.harness.student import EntrySpec
+    from worker.harness.results import EntrySpec
 
 log = logging.getLogger(__name__)
 

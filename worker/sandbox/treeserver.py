@@ -21,7 +21,7 @@ from enum import StrEnum
 from typing import NoReturn
 
 from worker.harness.host import ProtocolViolation, TreeHost
-from worker.harness.student import StudentResult
+from worker.harness.results import StudentResult
 from worker.sandbox.bounds import NoteBounds
 from worker.sandbox.protocol import (
     CALL,

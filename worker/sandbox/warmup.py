@@ -8,7 +8,8 @@ uses) are copied from the fork-server's before the run starts, not during it.
 
 from __future__ import annotations
 
-from worker.harness.student import EntrySpec, run_student
+from worker.harness.results import EntrySpec
+from worker.harness.student import run_student
 from worker.harness.values import Described
 from worker.sandbox.protocol import HEADER, decode_answer, encode_answer, encode_request
 from worker.sandbox.reports import encode_call, encode_helper, encode_report, encode_return

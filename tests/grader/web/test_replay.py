@@ -180,7 +180,7 @@ def _replays_lined_up(slug: str, *, every: bool) -> int:
     exercise = CATALOG.get(slug)
     checked = 0
     for implementation in LIBRARY:
-        if not (implementation.applies_to(exercise) and implementation.is_wrong_for(exercise)):
+        if not (implementation.written_for(exercise) and implementation.is_wrong_for(exercise)):
             continue
         report = grade(
             exercise,
@@ -205,15 +205,62 @@ def _replays_lined_up(slug: str, *, every: bool) -> int:
     return checked
 
 
-@pytest.mark.parametrize("slug", CATALOG.slugs())
+TEXTBOOK = [slug for slug in CATALOG.slugs() if CATALOG.get(slug).contract.name == "textbook"]
+"""The exercises the library's files (written to the textbook's contract) are handed in to."""
+
+
+@pytest.mark.parametrize("slug", TEXTBOOK)
 def test_the_first_different_step_is_at_the_first_divergence(slug: str) -> None:
     assert _replays_lined_up(slug, every=False), f"no replay was lined up on {slug}"
 
 
 @pytest.mark.slow
 @pytest.mark.exhaustive
-@pytest.mark.parametrize("slug", CATALOG.slugs())
+@pytest.mark.parametrize("slug", TEXTBOOK)
 def test_every_wrong_implementations_first_different_step_is_at_its_divergence(
     slug: str,
 ) -> None:
     assert _replays_lined_up(slug, every=True), f"no replay was lined up on {slug}"
+
+
+CONTRACT_CASES = [
+    # exercise, the student's file, whether it is right
+    ("cs188-alphabeta-one-ghost", "cs188_agents/correct_alphabeta.py", True),
+    ("cs188-alphabeta-one-ghost", "cs188_agents/wrong_alphabeta_generates_first.py", False),
+    ("cs188-alphabeta-one-ghost", "cs188_agents/wrong_alphabeta_prunes_on_equality.py", False),
+    ("mit6034-toy-alphabeta", "mit6034/correct_lab.py", True),
+    ("mit6034-toy-alphabeta", "mit6034/wrong_no_pruning.py", False),
+]
+"""Searches written to other courses' contracts: no entry function is wrapped, so their
+steps are read from the game calls and the values their own functions returned."""
+
+
+@pytest.mark.parametrize(("slug", "file", "right"), CONTRACT_CASES)
+def test_a_contract_searchs_replay_has_the_references_steps_until_its_divergence(
+    slug: str, file: str, right: bool
+) -> None:
+    data_folder = Path(__file__).resolve().parents[2] / "worker" / "data"
+    source = (data_folder / file).read_text()
+    if file.startswith("cs188_agents/"):
+        source = (data_folder / "cs188_agents" / "_base.py").read_text() + "\n\n" + source
+    report = grade(
+        CATALOG.get(slug),
+        source,
+        "submission.py",
+        key=DEVELOPMENT_KEY,
+        exercises_dir=EXERCISES,
+        public_only=True,
+    )
+    data = replay_data(report.cases[0])
+    assert data is not None and not data["decision_style"]
+    if right:
+        assert data["differs"] is None, data["differs"]
+        assert [(step["node"], step["event"]) for step in data["student"]] == [
+            (step["node"], step["event"]) for step in data["reference"]
+        ]
+        return
+    divergence = report.cases[0].first_divergence
+    assert divergence is not None and data["agrees"], (data["differs"], data["divergence"])
+    step = data["differs"]
+    nodes = {data[side][step]["node"] for side in SIDES if step < len(data[side])}
+    assert data["divergence"] in nodes or data["parts"] == ["node"]
