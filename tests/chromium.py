@@ -16,11 +16,12 @@ from typing import Any
 import pytest
 from flask import Flask
 from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import WebDriverWait as SeleniumWait
 from werkzeug.serving import make_server
 
 from tests.failures import failed
@@ -33,6 +34,27 @@ ARTIFACTS = ROOT / "artifacts" / "browser"
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
 AXE_RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 """The rule sets checked: WCAG 2.1, levels A and AA."""
+
+TRANSIENT = "unhandled inspector error"
+"""What ChromeDriver answers, now and then, when asked about an element while the page is
+being replaced (a form's answer arriving): the element will be asked about again."""
+
+
+class WebDriverWait(SeleniumWait[WebDriver]):
+    """Selenium's wait, which also waits through ChromeDriver's transient answers while a
+    page is replaced (:data:`TRANSIENT`; a busy machine makes them likelier). Every other
+    error stops the wait as before."""
+
+    def until(self, method: Any, message: str = "") -> Any:
+        def tolerant(driver: WebDriver) -> Any:
+            try:
+                return method(driver)
+            except WebDriverException as error:
+                if TRANSIENT in (error.msg or ""):
+                    return False
+                raise
+
+        return super().until(tolerant, message)
 
 
 def _launch(width: int, height: int) -> WebDriver:

@@ -12,14 +12,13 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.ui import WebDriverWait
 from werkzeug.security import generate_password_hash
 from werkzeug.serving import make_server
 
 from grader.db import Database
 from grader.models import Course, Membership, User
 from grader.web import create_app
-from tests.chromium import ARTIFACTS, chromium
+from tests.chromium import ARTIFACTS, WebDriverWait, chromium
 from tests.integration.conftest import ROOT, SharedWorkers, exercise_of
 from tests.servers import running
 

@@ -15,7 +15,6 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.ui import WebDriverWait
 from sqlalchemy import select
 from werkzeug.security import generate_password_hash
 
@@ -24,7 +23,7 @@ from grader.lms import integrations
 from grader.models import Course, ExerciseVersion, Membership, Role, User
 from grader.models.integrations import Delivery, DeliveryKind, DeliveryState
 from grader.web.security import CSP
-from tests.chromium import chromium
+from tests.chromium import WebDriverWait, chromium
 from tests.integration.test_browser import (
     ARTIFACTS,
     LIBRARY,

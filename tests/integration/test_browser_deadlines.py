@@ -21,7 +21,7 @@ import requests
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 from sqlalchemy import select
 from werkzeug.security import generate_password_hash
 
@@ -30,7 +30,7 @@ from grader.models import Course, Exercise, Extension, Membership, Role, User
 from grader.models.base import aware
 from grader.services.exercise_store import import_library
 from grader.web import create_app
-from tests.chromium import axe_violations, chromium, screenshot, served, sign_in
+from tests.chromium import WebDriverWait, axe_violations, chromium, screenshot, served, sign_in
 from tests.integration.conftest import ROOT, SharedWorkers, exercise_of
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser]

@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.ui import WebDriverWait
 from sqlalchemy import select
 from werkzeug.security import generate_password_hash
 
@@ -28,7 +27,7 @@ from grader.services.queue import Queue
 from grader.services.submissions import submit
 from grader.services.tasks import GRADE_TASK
 from grader.web import create_app
-from tests.chromium import axe_violations, chromium, screenshot, served, sign_in
+from tests.chromium import WebDriverWait, axe_violations, chromium, screenshot, served, sign_in
 from tests.integration.conftest import (
     ROOT,
     Worker,

@@ -14,8 +14,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.ui import WebDriverWait
 
+from tests.chromium import WebDriverWait
 from tests.integration.test_browser import (  # the fixtures of the browser tests
     ARTIFACTS,
     LIBRARY,

@@ -14,13 +14,12 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.ui import WebDriverWait
 from werkzeug.security import generate_password_hash
 
 from grader.db import Database
 from grader.models import Course, LmsSubmission, Membership, Role, User
 from grader.web import create_app
-from tests.chromium import chromium, screenshot, served, sign_in
+from tests.chromium import WebDriverWait, chromium, screenshot, served, sign_in
 from tests.grader.lms.test_callbacks import Receiver, make_integration, new_secret
 from tests.integration.conftest import ROOT, SharedWorkers, exercise_of
 

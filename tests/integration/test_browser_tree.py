@@ -21,14 +21,13 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.ui import WebDriverWait
 from sqlalchemy import select
 from werkzeug.serving import make_server
 
 from grader.config import Settings
 from grader.db import Database
 from grader.models import Course, Exercise, User
-from tests.chromium import axe_violations, chromium, sign_in
+from tests.chromium import WebDriverWait, axe_violations, chromium, sign_in
 from tests.grader.conftest import (
     PASSWORD,
     app,

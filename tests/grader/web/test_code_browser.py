@@ -15,11 +15,10 @@ from flask.testing import FlaskClient
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.ui import WebDriverWait
 
 from grader.db import Database
 from grader.models import Course, User
-from tests.chromium import chromium, served
+from tests.chromium import WebDriverWait, chromium, served
 from tests.grader.conftest import PASSWORD, UserFactory, login
 from tests.grader.web.test_student_pages import exercise_id, paste
 
