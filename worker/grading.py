@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 
 from reference.allocation import gc_paused
@@ -59,17 +60,36 @@ class Case:
         return self.reference or exercise.reference(self.tree)
 
 
-@dataclass(frozen=True, slots=True)
 class Prepared:
     """What grading an exercise needs whatever the submission: its public trees and the
-    pool of hidden-tree catchers, each with its kept reference search."""
+    pool of hidden-tree catchers, each with its kept reference search. The pool is built
+    the first time it is needed: a check of a draft on the public trees never needs it."""
 
-    public: tuple[Case, ...]
-    pool: Pool
-    catchers: dict[int, SearchResult | None]
-    """Each catcher's kept reference search, by its index in the pool."""
-    library: tuple[Implementation, ...] = ()
-    """The library of implementations (a failed search's diagnosis runs its wrong ones)."""
+    def __init__(
+        self,
+        exercise: Exercise,
+        key: bytes,
+        public: tuple[Case, ...],
+        library: tuple[Implementation, ...],
+    ) -> None:
+        self.exercise = exercise
+        self.key = key
+        self.public = public
+        self.library = library
+        """The library of implementations (a failed search's diagnosis runs its wrong ones)."""
+
+    @cached_property
+    def pool(self) -> Pool:
+        """The hidden-tree pool: building it runs the library's wrong implementations on
+        candidates, which costs far more than grading."""
+        return reference_pool(self.exercise, self.key, wrong_for(self.exercise, list(self.library)))
+
+    @cached_property
+    def catchers(self) -> dict[int, SearchResult | None]:
+        """Each catcher's kept reference search, by its index in the pool."""
+        return {
+            item.index: _kept_reference(self.exercise, item.tree) for item in self.pool.catchers
+        }
 
 
 CASES_CACHE_SIZE = 64
@@ -95,10 +115,8 @@ def prepared(exercise: Exercise, key: bytes, exercises_dir: Path) -> Prepared:
         Case(entry.name, False, entry.tree, _kept_reference(exercise, entry.tree))
         for entry in exercise.trees
     )
-    library = load_library(exercises_dir / LIBRARY_FOLDER)
-    pool = reference_pool(exercise, key, wrong_for(exercise, library))
-    catchers = {item.index: _kept_reference(exercise, item.tree) for item in pool.catchers}
-    return kept.setdefault(slot, Prepared(public, pool, catchers, tuple(library)))
+    library = tuple(load_library(exercises_dir / LIBRARY_FOLDER))
+    return kept.setdefault(slot, Prepared(exercise, key, public, library))
 
 
 def cases(
