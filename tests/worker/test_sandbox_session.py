@@ -110,9 +110,11 @@ def test_a_tree_over_its_cpu_share_ends_the_submission(spawns: list[int]) -> Non
         SandboxVerdict.COMPLETED,
         SandboxVerdict.TIME_LIMIT,
     ]
+    # Stopped for CPU, not at the wall-clock limit (said by the verdict's sentence: its real
+    # time depends on the machine's load, see tests/worker/test_sandbox_idle.py).
     assert "CPU time" in records[1].outcome.message
+    assert "real time" not in records[1].outcome.message
     assert 1000 <= records[1].usage.cpu_ms < 2000
-    assert records[1].usage.wall_ms < 2500  # stopped for CPU, not at the wall-clock limit
     assert len(spawns) == 1
     assert leftover_processes(server()) == []
 
