@@ -53,11 +53,11 @@ def register(
 
 
 @contextmanager
-def course_modules(runner: Runner) -> Iterator[None]:
-    """``runner``'s course modules importable under their names while the block runs (and
-    the modules they replaced, if any, back after it)."""
-    replaced = {name: sys.modules.get(name) for name in runner.modules}
-    sys.modules.update(runner.modules)
+def course_modules(modules: Mapping[str, types.ModuleType]) -> Iterator[None]:
+    """A course's ``modules`` importable under their names while the block runs (and the
+    modules they replaced, if any, back after it)."""
+    replaced = {name: sys.modules.get(name) for name in modules}
+    sys.modules.update(modules)
     try:
         yield
     finally:

@@ -29,11 +29,6 @@ class GameState(State):
         super().__init__(token, game)
         self._agents = agents
 
-    def _play(self) -> Game:
-        if self._game is None:
-            raise GameError("this state belongs to no game")
-        return self._game
-
     def getLegalActions(self, agentIndex: int = 0) -> list[str]:
         """The moves of the agent to move, in order (empty when the game is over)."""
         return self._play().actions(self)

@@ -5,12 +5,12 @@ see :mod:`worker.harness.cs188`)."""
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from typing import Any
 
 from reference.cs188 import TestState, Touched
 from reference.tree import Tree
+from worker.harness.contracts import course_modules
 from worker.harness.stand_ins import cs188_game, cs188_pacman, cs188_util
 
 
@@ -35,20 +35,13 @@ def autograder_run(
     touched = Touched(generated={tree.root.name})
     namespace: dict[str, Any] = {"__name__": "multiAgents"}
     modules = {"util": cs188_util, "game": cs188_game, "pacman": cs188_pacman}
-    saved = {name: sys.modules.get(name) for name in modules}
-    sys.modules.update(modules)
     try:
-        exec(compile(source, "multiAgents.py", "exec"), namespace)
-        built = namespace[agent_class](depth=depth)
-        action = built.getAction(TestState(tree, tree.root.name, agents, touched))
+        with course_modules(modules):
+            exec(compile(source, "multiAgents.py", "exec"), namespace)
+            built = namespace[agent_class](depth=depth)
+            action = built.getAction(TestState(tree, tree.root.name, agents, touched))
     except Exception as error:
         return AutograderRun(None, frozenset(), frozenset(), f"{type(error).__name__}: {error}")
-    finally:
-        for name, module in saved.items():
-            if module is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = module
     return AutograderRun(
         None if action is None else str(action),
         frozenset(touched.generated),

@@ -47,11 +47,6 @@ class AbstractGameState(State):
         super().__init__(token, game)
         self._move = move
 
-    def _play(self) -> Game:
-        if self._game is None:
-            raise GameError("this state belongs to no game")
-        return self._game
-
     def get_snapshot(self) -> Snapshot:
         """The position, for a heuristic."""
         return Snapshot(self._token, self._game)

@@ -185,7 +185,7 @@ def run_student(
         # A search that shuffles its moves or breaks ties at random gets the same verdict
         # at every grading of the same draw.
         random.seed(spec.seed)
-    with course_modules(runner):
+    with course_modules(runner.modules):
         module = load_module(source, filename)
         if isinstance(module, StudentError):
             return StudentResult(error=module)
