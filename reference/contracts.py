@@ -52,6 +52,10 @@ class Contract:
     uniform_chance: bool = False
     """Every outcome of a chance node is equally likely (CS188's random ghosts), on hidden
     trees too: the course's searches divide by the number of moves."""
+    handed: str = ""
+    """What the search is handed, in a sentence (the exercise page says it)."""
+    interface: tuple[tuple[str, str], ...] = ()
+    """What it may ask, as (call, meaning) rows (the exercise page's table)."""
 
 
 CONTRACTS: Mapping[str, Contract] = MappingProxyType(
@@ -63,6 +67,21 @@ CONTRACTS: Mapping[str, Contract] = MappingProxyType(
                 "The textbook (AIMA, aima-python)",
                 "module-level search functions (max_value, min_value, negamax, ...) taking "
                 "(game, state, ...), or the textbook's decision function with nested helpers",
+                handed="Your functions get a game and a state (an opaque handle). Ask the "
+                "game about states:",
+                interface=(
+                    ("game.actions(state)", "the legal actions, left to right"),
+                    ("game.result(state, action)", "the state an action leads to"),
+                    ("game.terminal_test(state)", "True when the game is over at this state"),
+                    (
+                        "game.utility(state, player)",
+                        'the value of a finished game for "MAX" or "MIN"',
+                    ),
+                    ("game.to_move(state)", '"MAX", "MIN" or "CHANCE": who moves at this state'),
+                    ("game.successors(state)", "(action, state) pairs, in search order"),
+                    ("game.eval(state)", "the heuristic value of a state (depth-limited search)"),
+                    ("game.chance_outcomes(state)", "(action, probability) pairs of a chance node"),
+                ),
             ),
             Contract(
                 "cs188",
@@ -87,6 +106,22 @@ CONTRACTS: Mapping[str, Contract] = MappingProxyType(
                 max_root=True,
                 agents_layers=True,
                 uniform_chance=True,
+                handed="Your agent's getAction gets a gameState, as in CS188's project; its "
+                "successors are game states too:",
+                interface=(
+                    (
+                        "gameState.getLegalActions(agentIndex)",
+                        "the moves of the agent to move, in order",
+                    ),
+                    ("gameState.generateSuccessor(agentIndex, action)", "the state after a move"),
+                    ("gameState.getNumAgents()", "Pacman and the ghosts: agent 0 is Pacman"),
+                    (
+                        "gameState.isWin(), gameState.isLose()",
+                        "True when the game is over at this state",
+                    ),
+                    ("self.evaluationFunction(gameState)", "the state's score (getScore)"),
+                    ("self.depth", "the depth, in moves of every agent"),
+                ),
             ),
             Contract(
                 "mit-6.034",
@@ -101,6 +136,21 @@ CONTRACTS: Mapping[str, Contract] = MappingProxyType(
                     {"minimax", "depth-limited-minimax", "alphabeta", "depth-limited-alphabeta"}
                 ),
                 modules=("game_api", "boards", "toytree"),
+                handed="Your function gets a state, as in the games lab; its next states are "
+                "states too:",
+                interface=(
+                    ("state.generate_next_states()", "the states the moves lead to, in order"),
+                    ("state.is_game_over()", "True when the game is over at this state"),
+                    (
+                        "state.get_endgame_score(is_current_player_maximizer)",
+                        "the maximizer's score of a finished game",
+                    ),
+                    (
+                        "heuristic_fn(state.get_snapshot(), maximize)",
+                        "the heuristic value of a state",
+                    ),
+                    ("state.describe_previous_move()", "the move that led to this state"),
+                ),
             ),
         )
     }

@@ -21,39 +21,6 @@ from reference.contracts import DEFAULT_CONTRACT
 from reference.exercises.model import Exercise as ExerciseModel
 from reference.starter import entry_text
 
-GAME_INTERFACE = (
-    ("game.actions(state)", "the legal actions, left to right"),
-    ("game.result(state, action)", "the state an action leads to"),
-    ("game.terminal_test(state)", "True when the game is over at this state"),
-    ("game.utility(state, player)", 'the value of a finished game for "MAX" or "MIN"'),
-    ("game.to_move(state)", '"MAX", "MIN" or "CHANCE": who moves at this state'),
-    ("game.successors(state)", "(action, state) pairs, in search order"),
-    ("game.eval(state)", "the heuristic value of a state (depth-limited search)"),
-    ("game.chance_outcomes(state)", "(action, probability) pairs of a chance node"),
-)
-INTERFACES = {
-    "textbook": GAME_INTERFACE,
-    "cs188": (
-        ("gameState.getLegalActions(agentIndex)", "the moves of the agent to move, in order"),
-        ("gameState.generateSuccessor(agentIndex, action)", "the state after a move"),
-        ("gameState.getNumAgents()", "Pacman and the ghosts: agent 0 is Pacman"),
-        ("gameState.isWin(), gameState.isLose()", "True when the game is over at this state"),
-        ("self.evaluationFunction(gameState)", "the state's score (getScore)"),
-        ("self.depth", "the depth, in moves of every agent"),
-    ),
-    "mit-6.034": (
-        ("state.generate_next_states()", "the states the moves lead to, in order"),
-        ("state.is_game_over()", "True when the game is over at this state"),
-        (
-            "state.get_endgame_score(is_current_player_maximizer)",
-            "the maximizer's score of a finished game",
-        ),
-        ("heuristic_fn(state.get_snapshot(), maximize)", "the heuristic value of a state"),
-        ("state.describe_previous_move()", "the move that led to this state"),
-    ),
-}
-"""What the state a search is handed offers, under each contract of reference.contracts."""
-
 _CODE = re.compile(r"`([^`\n]+)`")
 
 

@@ -33,7 +33,7 @@ from grader.services.tasks import GRADE_TASK
 from grader.web import student_work
 from grader.web.context import db_session, queue, settings
 from grader.web.deadlines import due_view, due_views
-from grader.web.exercise_parts import INTERFACES, exercise_model, fixed_parts, version_analysis
+from grader.web.exercise_parts import exercise_model, fixed_parts, version_analysis
 from grader.web.student_access import listed_exercises, visible_exercise, visible_submission
 from grader.web.submission_view import feedback_parts, status_document
 from reference.report import OUTPUT_CAP
@@ -121,7 +121,7 @@ def _exercise_page(
         model=model,
         statement=fixed.statement,
         conventions=fixed.conventions,
-        interface=INTERFACES[model.contract.name],
+        interface=model.contract.contract.interface,
         trees=fixed.trees,
         trees_pending=result is None,
         limits=model.limits,
