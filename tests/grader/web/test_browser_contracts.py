@@ -84,8 +84,14 @@ def test_the_pages_of_contract_exercises_pass_axe_and_fit_the_screen(
     assert problems == {}, json.dumps(problems, indent=1)
 
 
+@pytest.mark.parametrize("width", [1280, 390])
 def test_the_instructors_preview_of_a_cs188_exercise_says_what_students_write(
-    app: Flask, database: Database, settings: Settings, course: Course, make_user: UserFactory
+    app: Flask,
+    database: Database,
+    settings: Settings,
+    course: Course,
+    make_user: UserFactory,
+    width: int,
 ) -> None:
     teacher = make_user(Role.INSTRUCTOR, course)
     analysed(database, settings, course, "cs188-alphabeta-one-ghost")
@@ -96,11 +102,11 @@ def test_the_instructors_preview_of_a_cs188_exercise_says_what_students_write(
             )
         ).one()
         path = f"/teach/exercises/{exercise.id}/versions/{exercise.current_version_id}"
-    with served(app) as base, chromium(1280) as driver:
+    with served(app) as base, chromium(width) as driver:
         sign_in(driver, base, teacher.email, PASSWORD)
         driver.get(base + path)
         text = driver.page_source
-        screenshot(driver, "contract-preview-1280")
+        screenshot(driver, f"contract-preview-{width}")
     # (The preview's own access faults, its trace list scrolling without a keyboard, are
     # issue 34's, for every exercise.)
     assert "Berkeley CS188, multi-agent search" in text
