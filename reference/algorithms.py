@@ -69,6 +69,16 @@ class Algorithm:
         """The names of the decision functions, first preferred."""
         return tuple(decision.name for decision in self.decisions)
 
+    def argument_index(self, bound: str) -> int | None:
+        """Where ``bound`` (``alpha``, ``beta`` or ``depth``) is among an entry function's
+        arguments, ``(game, state, alpha, beta, depth)`` or ``(game, state, depth)``; None
+        for a bound it takes none of (the depth is there only in a depth-limited search)."""
+        if self.windowed and bound in ("alpha", "beta"):
+            return 2 if bound == "alpha" else 3
+        if bound == "depth":
+            return 4 if self.windowed else 2
+        return None
+
 
 _MINIMAX_DECISIONS = (
     DecisionFunction("minmax_decision"),
