@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from reference.feedback.geometry import Geometry
 from reference.feedback.reference_view import ReferenceView, Unvisited
@@ -24,6 +25,8 @@ class Mismatch:
     expected: str
     actual: str
     message: str
+    bound: Literal["alpha", "beta", "depth"] | None = None
+    """Of a received window or depth: the first of alpha, beta and depth that differs."""
 
 
 def window_text(alpha: Number | None, beta: Number | None) -> str:
@@ -149,6 +152,7 @@ class Context:
                     expected,
                     actual,
                     f"{name} received {actual} but the reference searches it with {expected}.",
+                    "beta" if same(call.alpha, alpha) else "alpha",
                 )
         depth = self.expected_depth(name)
         if depth is not None and call.depth is not None and call.depth != depth:
@@ -157,6 +161,7 @@ class Context:
                 f"depth {call.depth}",
                 f"{name} received depth {call.depth} but the reference searches it "
                 f"with depth {depth}.",
+                "depth",
             )
         return None
 

@@ -171,7 +171,8 @@ def _divergence(
         node, message = missed_divergence(ctx, expected[matched])
         return Divergence(node, message, position)
     assert mismatch is not None
-    return Divergence(name, mismatch.message, position)
+    differs = mismatch.bound if kind == "bounds" else "value"
+    return Divergence(name, mismatch.message, position, differs)
 
 
 def _visits_before(ctx: Context, position: int) -> int:

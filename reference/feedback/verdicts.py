@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from itertools import repeat
+from typing import Literal
 
 from reference.feedback.values import Allowed
 from reference.tree import Number
@@ -104,6 +105,10 @@ class Divergence:
     node: str
     message: str
     event: int | None = None
+    differs: Literal["alpha", "beta", "depth", "value"] | None = None
+    """What differed first at the event: a bound the call on ``node`` received (the first
+    of alpha, beta and depth), or the value it returned; None for the other causes (a
+    node searched again, out of order, extra or missed ...)."""
 
 
 @dataclass(frozen=True, slots=True)

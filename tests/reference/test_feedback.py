@@ -10,7 +10,7 @@ import pytest
 from reference.feedback import Allowed, NodeFeedback, TreeFeedback, Verdict, judge
 from reference.feedback.tree_facts import tree_facts
 from reference.feedback.verdicts import node_feedback_table
-from reference.observed import Observed, Return, ValueProblem, Visit
+from reference.observed import Call, Observed, Return, ValueProblem, Visit
 from reference.search import SearchOptions, search
 from reference.tree import Number, Tree
 from reference.treefile import parse_compact
@@ -525,3 +525,43 @@ def test_the_facts_of_a_small_tree_and_its_reference_are_kept_and_shared() -> No
     again = judge(tree, reference, simulate(tree, Student(skip="C")))
     assert first.perfect and not again.perfect
     assert judge(tree, reference, simulate(tree, Student())) == first
+
+
+# -- what differs first, for the line where the fix belongs ---------------------------------
+
+
+def differs(feedback: TreeFeedback) -> str | None:
+    assert feedback.first_divergence is not None
+    return feedback.first_divergence.differs
+
+
+def test_the_divergence_says_which_bound_or_the_value_differs_first() -> None:
+    assert differs(grade(FIG52, Student(update_beta=False))) == "beta"
+    # C gets alpha = -inf, beta = 3 for alpha = 3, beta = +inf: alpha is told first.
+    assert differs(grade(FIG52, Student(max_lowers_beta=True))) == "alpha"
+    assert differs(grade("MAX[-3 -5]", Student("minimax", initial=0), "minimax")) == "value"
+    # A node searched again is none of these.
+    assert differs(grade(FIG52, Student(search_twice="B1"))) is None
+
+
+def test_a_depth_not_decremented_differs_in_the_depth() -> None:
+    text = "MAX[ MIN[3 12] MIN[2 4] ]"
+    tree = parse_compact(text)
+    student = Student("depth-limited-minimax", depth_limit=2)
+    observed = simulate(tree, student)
+    events = [
+        dataclasses.replace(event, depth=2)
+        if isinstance(event, Call) and event.node == "B"
+        else event
+        for event in observed.events
+    ]
+    feedback = grade(
+        text,
+        algorithm="depth-limited-minimax",
+        observed=dataclasses.replace(observed, events=events),
+        depth_limit=2,
+    )
+    assert divergence(feedback) == (
+        "B received depth 2 but the reference searches it with depth 1."
+    )
+    assert differs(feedback) == "depth"
