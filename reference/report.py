@@ -184,6 +184,16 @@ class Divergence(_Model):
     line: int | None = None
     """The line of the student's file from which the call or return that diverged was made,
     where the harness saw it."""
+    fix_line: int | None = None
+    """Where a window, depth or value that differed should have changed: the line of the
+    assignment that changes it, or of the loop over the children where nothing does, or
+    the call's own ``line`` where the source does not tell (see ``fix_site``); None
+    where the divergence is of another kind or its line is not known."""
+    fix_site: Literal["assignment", "loop", "call"] | None = None
+    """What is at ``fix_line`` (:mod:`reference.feedback.fix_site`)."""
+    fix_name: Text | None = None
+    """The variable of the student's code that should have changed there (``alpha``,
+    ``v``, ``depth``); None at the call."""
 
 
 class NodeReport(_Model):

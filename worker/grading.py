@@ -15,11 +15,14 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
+from reference.algorithms import ALGORITHMS
 from reference.allocation import gc_paused
 from reference.caching import IdentityCache
+from reference.contracts import DEFAULT_CONTRACT
 from reference.diagnosis.suspects import AddedSuspect
 from reference.exercises.model import Exercise
 from reference.feedback import TreeFeedback, combine, judge
+from reference.feedback.fix_site import StudentCode
 from reference.feedback.tree_facts import KEPT_NODES
 from reference.hidden import LIBRARY_FOLDER, load_library, wrong_for
 from reference.hidden.library import Implementation
@@ -224,6 +227,11 @@ def grade(
     ]
     first_problem: TreeRun | None = None
     references: dict[str, SearchResult] = {}
+    # Where a public tree's first divergence should be fixed is read off the source; a
+    # course's contract calls its functions otherwise, so only the textbook's is read.
+    code = None
+    if exercise.contract.name == DEFAULT_CONTRACT:
+        code = StudentCode(source, ALGORITHMS[exercise.algorithm], exercise.entry_points)
     for case, record, run in zip(found, records, runs_told, strict=False):
         with gc_paused():
             completed = record.outcome.verdict is SandboxVerdict.COMPLETED
@@ -239,7 +247,8 @@ def grade(
         if feedback is None and first_problem is None:
             first_problem = run
         all_feedback.append(feedback)
-        reports.append(case_report(run, feedback, replay, reasons, exercise.scoring))
+        told = None if case.hidden else code
+        reports.append(case_report(run, feedback, replay, reasons, exercise.scoring, told))
     unrun = found[len(records) :]
     if unrun:
         last = runs_told[-1] if runs_told else None

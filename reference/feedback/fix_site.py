@@ -341,3 +341,17 @@ def _after(function: ast.FunctionDef | ast.AsyncFunctionDef, loop: ast.stmt) -> 
     """The statements of ``function``'s body after the one holding ``loop``."""
     end = loop.end_lineno or loop.lineno
     return [statement for statement in function.body if statement.lineno > end]
+
+
+@dataclass(frozen=True, slots=True)
+class StudentCode:
+    """A student's source and how its search functions are called: what :func:`fix_site`
+    reads, given once per grading (public trees only)."""
+
+    source: str
+    algorithm: Algorithm
+    entry_points: tuple[str, ...]
+
+    def fix(self, line: int, changed: Changed) -> Fix:
+        """Where the fix belongs of a divergence at the call made from ``line``."""
+        return fix_site(self.source, line, changed, self.algorithm, self.entry_points)

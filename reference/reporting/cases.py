@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from reference.algorithms import ALGORITHMS
 from reference.exercises.model import Exercise, Scoring
+from reference.feedback import Divergence as Diverged
 from reference.feedback import TreeFeedback
 from reference.feedback import Verdict as NodeVerdict
+from reference.feedback.fix_site import StudentCode
 from reference.observed import Call, Observed, Return, ValueProblem, Visit, event_line
 from reference.report import (
     Decision,
@@ -110,9 +112,11 @@ def case_report(
     replay: Replay | None = None,
     reasons: tuple[str, ...] = HIDDEN_REASONS,
     scoring: Scoring | None = None,
+    code: StudentCode | None = None,
 ) -> TreeCase:
     """The report of the tree ``run`` ran on, its search judged ``feedback`` (None: it did
-    not run to its end), with the ``replay`` of a public tree."""
+    not run to its end), with the ``replay`` of a public tree; its first divergence names
+    the line where the fix belongs when the student's ``code`` tells it."""
     end = run.end
     assert feedback is not None or end.stopped is not None
     verdict = end.verdict(feedback is not None and feedback.perfect)
@@ -141,13 +145,7 @@ def case_report(
     report.decision = Decision(expected=feedback.decision_expected, actual=feedback.decision_actual)
     divergence = feedback.first_divergence
     report.first_divergence = (
-        None
-        if divergence is None
-        else Divergence(
-            node=divergence.node,
-            message=divergence.message,
-            line=divergence_line(run.observed, divergence.node, divergence.event),
-        )
+        None if divergence is None else reported_divergence(run.observed, divergence, code)
     )
     report.score = feedback.score
     report.max_score = feedback.max_score
@@ -193,3 +191,17 @@ def divergence_line(observed: Observed, node: str, event: int | None) -> int | N
         # The latest call or return on the node: inside a call when it is a call.
         return earlier.line if isinstance(earlier, Call) else None
     return None
+
+
+def reported_divergence(
+    observed: Observed, divergence: Diverged, code: StudentCode | None = None
+) -> Divergence:
+    """The report of the first ``divergence`` of a search seen as ``observed``: its node,
+    sentence and line, and, where a window, depth or value differed at a call whose line is
+    known, where in the student's ``code`` it should have changed."""
+    line = divergence_line(observed, divergence.node, divergence.event)
+    report = Divergence(node=divergence.node, message=divergence.message, line=line)
+    if code is not None and line is not None and divergence.differs is not None:
+        fix = code.fix(line, divergence.differs)
+        report.fix_line, report.fix_site, report.fix_name = fix.line, fix.site, fix.name
+    return report

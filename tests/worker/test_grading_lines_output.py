@@ -111,11 +111,40 @@ def test_the_first_divergence_names_the_line_that_made_the_call() -> None:
     assert all(case.first_divergence is None for case in report.cases if case.hidden)
 
 
+def test_the_first_divergence_names_the_loop_where_alpha_should_have_been_raised() -> None:
+    source = (LIBRARY / "alphabeta" / "wrong_alpha_never_updated.py").read_text(encoding="utf-8")
+    report = graded(source, ALPHABETA)
+    divergence = report.cases[0].first_divergence
+    assert divergence is not None
+    # MAX's loop over the children holds no alpha = max(alpha, v): the update belongs there.
+    loop = line_of(source, "for action in game.actions(state):")
+    assert loop == 24 and loop != divergence.line
+    assert (divergence.fix_line, divergence.fix_site, divergence.fix_name) == (
+        loop,
+        "loop",
+        "alpha",
+    )
+    assert report.to_json()["cases"][0]["first_divergence"]["fix_site"] == "loop"
+
+
+def test_a_wrong_update_of_alpha_is_named_as_the_line_to_change() -> None:
+    source = (LIBRARY / "alphabeta" / "wrong_alpha_never_updated.py").read_text(encoding="utf-8")
+    source = source.replace(
+        "            return v\n    return v\n\n\ndef min_value",
+        "            return v\n        alpha = max(beta, v)\n    return v\n\n\ndef min_value",
+    )
+    report = graded(source, ALPHABETA)
+    divergence = report.cases[0].first_divergence
+    assert divergence is not None and divergence.fix_site == "assignment"
+    assert divergence.fix_line == line_of(source, "alpha = max(beta, v)")
+
+
 def test_without_recording_the_lines_the_divergence_has_none() -> None:
     source = (LIBRARY / "alphabeta" / "wrong_alpha_never_updated.py").read_text(encoding="utf-8")
     report = graded(source, ALPHABETA, call_lines=False)
     divergence = report.cases[0].first_divergence
     assert divergence is not None and divergence.node == "C" and divergence.line is None
+    assert divergence.fix_line is None and divergence.fix_site is None
 
 
 @pytest.mark.parametrize(
