@@ -56,6 +56,9 @@ class Contract:
     """What the search is handed, in a sentence (the exercise page says it)."""
     interface: tuple[tuple[str, str], ...] = ()
     """What it may ask, as (call, meaning) rows (the exercise page's table)."""
+    counts_evaluations: bool = False
+    """The search returns how many static evaluations it made, and a wrong count fails a
+    tree (MIT 6.034's answers carry one)."""
 
 
 CONTRACTS: Mapping[str, Contract] = MappingProxyType(
@@ -136,6 +139,7 @@ CONTRACTS: Mapping[str, Contract] = MappingProxyType(
                     {"minimax", "depth-limited-minimax", "alphabeta", "depth-limited-alphabeta"}
                 ),
                 modules=("game_api", "boards", "toytree"),
+                counts_evaluations=True,
                 handed="Your function gets a state, as in the games lab; its next states are "
                 "states too:",
                 interface=(

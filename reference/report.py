@@ -243,12 +243,17 @@ class ShareScore(_Model):
 
 
 class TotalParts(_Model):
-    """What makes the total: every tree weighs the same; a public tree counts its own
-    score, a hidden tree all of the maximum if it passed and nothing otherwise. The
-    shares' ``points`` add up to the score."""
+    """What makes the total: the public trees' mean weighs ``public.weight``, the hidden
+    trees' ``hidden.weight``; a public tree counts its own score, a hidden tree all of the
+    maximum if it passed and otherwise the credit of its reason. The shares' ``points`` add
+    up to the score."""
 
     public: ShareScore
     hidden: ShareScore
+    hidden_credit: dict[Text, float] | None = None
+    """The points, out of a tree's maximum, a failed hidden tree earns by the reason it
+    gives, in the exercise's words (without the suffix a returned object that is no number
+    adds); None: nothing (``whole`` credit, or a report made before partial credit)."""
 
 
 class TreeCase(_Model):

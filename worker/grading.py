@@ -30,11 +30,11 @@ from reference.hidden.pools import reference_pool
 from reference.hidden.selection import Pool, draw_hidden_trees
 from reference.report import Report, RunVerdict, Usage
 from reference.reporting import steps
-from reference.reporting.cases import case_report, hidden_reasons, not_run
+from reference.reporting.cases import case_report, hidden_reasons, not_run, reason_words
 from reference.reporting.limits import fit
 from reference.reporting.overall import overall, stopped_because, where
 from reference.reporting.runs import RunEnd, TreeRun
-from reference.reporting.scores import total_parts
+from reference.reporting.scores import hidden_credits, total_parts
 from reference.search import SearchResult
 from reference.tree import Tree
 from worker.diagnosis import diagnosis_of
@@ -256,7 +256,7 @@ def grade(
         reason = stopped_because(compile_error is not None, last, budget)
         reports += [not_run(case.name, case.hidden, reason) for case in unrun]
         all_feedback += [None] * len(unrun)
-    total = combine(all_feedback, exercise.scoring, whole=[case.hidden for case in found])
+    total = combine(all_feedback, exercise.scoring, hidden=[case.hidden for case in found])
     verdict, message = overall(reports, first_problem, compile_error, len(unrun))
     end = where(first_problem, compile_error)
     # What a hidden tree's run printed and cost is the student's code to choose (sleep or
@@ -270,7 +270,7 @@ def grade(
         verdict=verdict,
         score=total.score,
         max_score=total.max_score,
-        score_parts=total_parts(total),
+        score_parts=total_parts(total, hidden_credits(exercise.scoring, reason_words(exercise))),
         message=message,
         line=end.line,
         column=end.column,

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
+from typing import Literal
 
 from reference.algorithms import ALGORITHMS
 from reference.contracts import ContractChoice
@@ -56,11 +57,19 @@ class Limits:
 
 @dataclass(frozen=True, slots=True)
 class Scoring:
-    """Points for the root value, the decision and the node verdicts (default out of 100)."""
+    """Points for the root value, the decision and the node verdicts (default out of 100),
+    and how the hidden trees count in an exercise's total."""
 
     value: int = 30
     decision: int = 10
     nodes: int = 60
+    hidden_share: float | Literal["per_tree"] = 0.5
+    """The share of the total the hidden trees carry, from 0 to 1 (the public trees carry
+    the rest; with no hidden tree, or no public one, the others carry it all), or
+    ``per_tree``: every tree weighs the same."""
+    hidden_credit: Literal["partial", "whole"] = "partial"
+    """What a failed hidden tree earns: ``partial``, the points of what its one reason says
+    held (see :mod:`reference.feedback.scoring`); ``whole``, nothing."""
 
     @property
     def total(self) -> int:

@@ -133,11 +133,26 @@ class LimitsSchema(_Strict):
 
 
 class ScoringSchema(_Strict):
-    """Points per tree for value, decision and node verdicts."""
+    """Points per tree for value, decision and node verdicts, and what the hidden trees
+    weigh in the total and earn when they fail."""
 
     value: int = Field(default=30, ge=0)
     decision: int = Field(default=10, ge=0)
     nodes: int = Field(default=60, ge=0)
+    hidden_share: float | Literal["per_tree"] = 0.5
+    """The share of the total the hidden trees carry, or ``per_tree``."""
+    hidden_credit: Literal["partial", "whole"] = "partial"
+
+    @field_validator("hidden_share", mode="before")
+    @classmethod
+    def _share(cls, value: Any) -> Any:
+        # One readable message at the key, rather than one per member of the union.
+        if value == "per_tree":
+            return value
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if not number or not 0 <= value <= 1:
+            raise ValueError(f"must be a number from 0 to 1 or 'per_tree', not {value!r}")
+        return value
 
 
 class HiddenSchema(_Strict):

@@ -8,15 +8,23 @@ to ``Scoring.total``, keeping their proportions: a search written as
 60 scaled to 100), the textbook decision function returns a decision but no value
 (decision and nodes count, 10 and 60 scaled to 100), unless one of its helpers was seen to
 return the root's value.
+
+An exercise's total (:func:`combine`) gives its hidden trees ``Scoring.hidden_share`` of it
+and its public trees the rest; a failed hidden tree earns, under ``partial`` credit, the
+points of what its one reason tells held (:data:`CREDIT`), never more, so its score tells
+nothing its reason does not.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 
 from reference.exercises.model import Scoring
+from reference.feedback.reasons import Reason, reason_of
 from reference.feedback.verdicts import GOOD_VERDICTS, TreeFeedback, Verdict
 
 DIGITS = 2
@@ -107,6 +115,31 @@ def tree_parts(feedback: TreeFeedback, scoring: Scoring | None = None) -> TreePa
     return TreeParts(value, decision, Part(earned, possible, scoring.nodes), good, counted)
 
 
+CREDIT: Mapping[Reason, tuple[Fraction, Fraction]] = MappingProxyType(
+    {
+        # What each reason tells held, as the shares of ``Scoring.value`` and of
+        # ``Scoring.nodes`` it earns: a reason is the first in a fixed order that applies,
+        # so the ones before it did not.
+        Reason.ROOT_VALUE: (Fraction(0), Fraction(0)),  # nothing known right
+        Reason.NODES_SEARCHED: (Fraction(1), Fraction(0)),  # the root's value
+        Reason.VALUES_BELOW: (Fraction(1), Fraction(1, 2)),  # value, the nodes searched
+        Reason.DECISION: (Fraction(1), Fraction(1)),  # value, every node's verdict
+        Reason.EVALUATIONS: (Fraction(1), Fraction(1)),  # value, every node's verdict
+    }
+)
+"""A failed hidden tree's partial credit by its reason, and by nothing else (a decision
+function, whose root value is not seen, earns the same by the same reason)."""
+
+
+def hidden_credit(reason: Reason, scoring: Scoring) -> Fraction:
+    """The points, out of ``scoring.total``, that a hidden tree failed for ``reason``
+    earns: none under ``whole`` credit."""
+    if scoring.hidden_credit == "whole":
+        return Fraction(0)
+    value, nodes = CREDIT[reason]
+    return value * scoring.value + nodes * scoring.nodes
+
+
 @dataclass(frozen=True, slots=True)
 class Share:
     """The public or the hidden trees' share of an exercise's score: ``trees`` trees,
@@ -122,9 +155,8 @@ class Share:
 
 @dataclass(frozen=True, slots=True)
 class ExerciseScore:
-    """An exercise's score: every tree weighs the same, the result is out of ``max_score``.
-    ``public`` and ``hidden`` are the two shares that make it (their points add up to
-    ``score``)."""
+    """An exercise's score out of ``max_score``: ``public`` and ``hidden`` are the two
+    shares that make it (their points add up to ``score``)."""
 
     score: float
     max_score: int
@@ -134,53 +166,77 @@ class ExerciseScore:
     hidden: Share | None = None
 
 
+def hundredths(points: Fraction) -> float:
+    """``points`` rounded half up to hundredths, as a sum worked by hand is."""
+    return float(Fraction(math.floor(points * 10**DIGITS + Fraction(1, 2)), 10**DIGITS))
+
+
+def _exact(score: float) -> Fraction:
+    """A tree's score, rounded to hundredths, as the exact number shown."""
+    return Fraction(round(score * 10**DIGITS), 10**DIGITS)
+
+
+def hidden_weight(scoring: Scoring, public: int, hidden: int) -> Fraction:
+    """The hidden trees' share of the total with ``public`` and ``hidden`` trees: the
+    configured share, unless one kind has no tree (the other then carries it all);
+    ``per_tree``: their count over all trees."""
+    if hidden == 0:
+        return Fraction(0)
+    if public == 0:
+        return Fraction(1)
+    if scoring.hidden_share == "per_tree":
+        return Fraction(hidden, public + hidden)
+    return Fraction(str(scoring.hidden_share))
+
+
 def combine(
     feedback: Iterable[TreeFeedback | None],
     scoring: Scoring | None = None,
     *,
-    whole: Iterable[bool] | None = None,
+    hidden: Iterable[bool] | None = None,
 ) -> ExerciseScore:
     """The exercise score over its public and hidden trees.
 
     None stands for a tree the student's code produced no feedback for (a crash, a time
-    limit, a tree not run): it scores 0. ``whole`` says, tree by tree, which trees are
-    scored as a whole, all points for a perfect search and none otherwise (hidden trees:
-    their points per node would tell their size). The sum of the trees' points is scaled
-    to ``scoring.total``. The trees scored as a whole make the ``hidden`` share, the others
-    the ``public`` one.
+    limit, a tree not run): it scores 0. ``hidden`` says, tree by tree, which trees are
+    hidden (none when not given). A public tree counts its own score; a hidden tree all of
+    ``scoring.total`` if its search is perfect, else the credit of its one reason
+    (:func:`hidden_credit`; its points per node would tell its size). The public trees'
+    mean and the hidden trees' mean are weighed by :func:`hidden_weight`.
     """
     scoring = scoring or Scoring()
-    flags = iter(whole) if whole is not None else None
-    # Per share (False: public, True: hidden): trees, perfect trees, earned, possible.
-    sums = {False: [0, 0, 0.0, 0], True: [0, 0, 0.0, 0]}
+    flags = iter(hidden) if hidden is not None else None
+    # Per kind (False: public, True: hidden): trees, perfect trees, points.
+    counts = {False: [0, 0], True: [0, 0]}
+    points = {False: Fraction(0), True: Fraction(0)}
     for item in feedback:
-        as_whole = next(flags, False) if flags is not None else False
-        found = sums[as_whole]
-        found[0] += 1
+        is_hidden = next(flags, False) if flags is not None else False
+        counts[is_hidden][0] += 1
         if item is None:
-            found[3] += scoring.total
             continue
-        if as_whole:
-            found[2] += scoring.total if item.perfect else 0
-            found[3] += scoring.total
+        counts[is_hidden][1] += item.perfect
+        if not is_hidden:
+            points[False] += _exact(item.score)
+        elif item.perfect:
+            points[True] += scoring.total
         else:
-            found[2] += item.score
-            found[3] += item.max_score
-        found[1] += item.perfect
-    trees = int(sums[False][0] + sums[True][0])
-    perfect = int(sums[False][1] + sums[True][1])
-    earned = sums[False][2] + sums[True][2]
-    possible = sums[False][3] + sums[True][3]
-    if possible == 0:
-        return ExerciseScore(0.0, scoring.total, 0, 0)
-    score = round(earned * scoring.total / possible, DIGITS)
+            points[True] += hidden_credit(reason_of(item), scoring)
+    trees = counts[False][0] + counts[True][0]
+    perfect = counts[False][1] + counts[True][1]
+    if trees == 0 or scoring.total == 0:
+        return ExerciseScore(0.0, scoring.total, trees, perfect)
+    means = {
+        kind: points[kind] / counts[kind][0] if counts[kind][0] else Fraction(0) for kind in counts
+    }
+    weights = {True: hidden_weight(scoring, counts[False][0], counts[True][0])}
+    weights[False] = 1 - weights[True]
+    score = hundredths(weights[False] * means[False] + weights[True] * means[True])
+    public = hundredths(weights[False] * means[False])
 
-    def share(hidden: bool, points: float) -> Share:
-        count, passed, got, out_of = sums[hidden]
-        mean = round(got * scoring.total / out_of, DIGITS) if out_of else 0.0
-        return Share(int(count), int(passed), mean, out_of / possible, points)
+    def share(kind: bool, brought: float) -> Share:
+        mean = hundredths(means[kind])
+        return Share(counts[kind][0], counts[kind][1], mean, float(weights[kind]), brought)
 
-    public = round(sums[False][2] * scoring.total / possible, DIGITS)
     return ExerciseScore(
         score,
         scoring.total,

@@ -7,8 +7,8 @@ from reference.algorithms import ALGORITHMS
 from reference.exercises.model import Exercise, Scoring
 from reference.feedback import Divergence as Diverged
 from reference.feedback import TreeFeedback
-from reference.feedback import Verdict as NodeVerdict
 from reference.feedback.fix_site import StudentCode
+from reference.feedback.reasons import VALUE_MISTAKES, Reason, reason_of
 from reference.observed import Call, Observed, Return, ValueProblem, Visit, event_line
 from reference.report import (
     Decision,
@@ -54,12 +54,6 @@ def hidden_reasons(exercise: Exercise) -> tuple[str, ...]:
     )
 
 
-_SEARCH_MISTAKES = frozenset(
-    {NodeVerdict.EXTRA, NodeVerdict.MISSED, NodeVerdict.REPEATED, NodeVerdict.OUT_OF_ORDER}
-)
-_VALUE_MISTAKES = frozenset({NodeVerdict.WRONG_VALUE, NodeVerdict.WRONG_BOUNDS})
-
-
 def hidden_reason(
     feedback: TreeFeedback,
     reasons: tuple[str, ...] = HIDDEN_REASONS,
@@ -75,17 +69,24 @@ def hidden_reason(
     something that is not a number"): the root's, else that of the first node in preorder
     with a wrong value. Only the kind, one of :class:`ValueProblem`'s few, never the
     node or the object shown."""
-    if feedback.value_ok is False:
+    reason = reason_of(feedback)
+    if reason is Reason.ROOT_VALUE:
         problem = observed.root_problem if observed is not None else None
         return _told(reasons[0], problem)
-    found = {node.verdict for node in feedback.nodes}
-    if found & _SEARCH_MISTAKES:
-        return reasons[1]
-    if found & _VALUE_MISTAKES:
+    if reason is Reason.VALUES_BELOW:
         return _told(reasons[2], _first_problem(feedback, observed))
-    if feedback.evaluations_ok is False and feedback.decision_ok is not False:
+    if reason is Reason.EVALUATIONS:
         return COUNT_REASON
-    return reasons[3]
+    return reasons[reason]
+
+
+def reason_words(exercise: Exercise) -> dict[Reason, str]:
+    """Each reason ``exercise``'s hidden trees may give, in its words (the count of static
+    evaluations only where the course's search returns one)."""
+    words = dict(zip(Reason, hidden_reasons(exercise), strict=False))
+    if exercise.contract.contract.counts_evaluations:
+        words[Reason.EVALUATIONS] = COUNT_REASON
+    return words
 
 
 def _told(reason: str, problem: ValueProblem | None) -> str:
@@ -101,7 +102,7 @@ def _first_problem(feedback: TreeFeedback, observed: Observed | None) -> ValuePr
         if isinstance(event, Return) and event.problem is not None:
             problems.setdefault(event.node, event.problem)
     for node in feedback.nodes:
-        if node.verdict in _VALUE_MISTAKES and node.node in problems:
+        if node.verdict in VALUE_MISTAKES and node.node in problems:
             return problems[node.node]
     return None
 

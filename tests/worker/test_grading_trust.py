@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -118,8 +119,8 @@ def test_a_hidden_tree_gives_one_reason_of_a_fixed_few() -> None:
 
 def test_the_score_does_not_tell_a_hidden_trees_size() -> None:
     # One wrong node (the root) against every MAX node wrong: were hidden trees scored per
-    # node, each one's points would tell its size; scored as a whole, a failed hidden tree
-    # earns nothing, and the score is the public tree's points over the nine trees.
+    # node, each one's points would tell its size; scored by its reason, a failed hidden
+    # tree with a wrong root value earns nothing, and the score is half the public tree's.
     wrapper = CORRECT_ALPHABETA + (
         "\n\n_search = max_value\nDEPTH = [0]\n\n"
         "def max_value(game, state, alpha, beta):\n"
@@ -135,7 +136,9 @@ def test_the_score_does_not_tell_a_hidden_trees_size() -> None:
         assert [case["verdict"] for case in report["cases"]] == ["failed"] * 9
         public = report["cases"][0]["score"]
         assert 0 < public < 100
-        assert report["score"] == round(public / 9, 2)
+        assert {case["message"] for case in hidden(report)} == {HIDDEN_REASONS[0]}
+        half = (Decimal(str(public)) / 2).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+        assert report["score"] == float(half)
 
 
 def replayer(exercise: Exercise, draw: str) -> str:
@@ -284,7 +287,7 @@ def test_a_loop_holds_the_sandbox_for_one_trees_limit_not_one_per_tree() -> None
     assert verdicts[2:] == [RunVerdict.NOT_RUN] * 7
     assert report["verdict"] == "time_limit"
     assert "on a hidden tree" in report["cases"][2]["message"]
-    assert report["score"] == round(100 / 9, 2)
+    assert report["score"] == 50  # the public tree's 100 and nothing of the hidden half
 
 
 def test_a_sleep_is_stopped_by_the_submissions_time_budget() -> None:
