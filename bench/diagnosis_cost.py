@@ -159,9 +159,12 @@ def main() -> None:
                 found.implementations[0]
                 for found in (result.composed.first, result.composed.second)
             )
+        elif not result.misconceptions:
+            what = "no known mistake fits"
         else:
             first = result.misconceptions[0]
             what = f"{first.implementations[0]} {first.matched}/{first.trees}"
+            what += "" if result.exact else f" (nearest, closeness {first.closeness:.2f})"
         print(
             f"{slug + ' ' + path:62} {len(draws[0][1]):5} {grade_wall:10.1f} {grade_cpu:6.1f} "
             f"{steady_wall:7.1f} {steady_cpu:6.1f} {steady_wall / grade_wall:6.3f} "

@@ -322,8 +322,15 @@ class MisconceptionReport(_Model):
     trees_matched: int
     """Trees (public and hidden) on which it searches exactly as the student's search."""
     closeness: float
-    """The mean share of steps that agree before the first difference (1.0: every tree),
-    to two decimals (it counts hidden trees: a finer figure would tell more of them)."""
+    """How alike the two searches are where either departs from the reference: the mean,
+    over those trees, of the share of their steps that agree from the first that departs
+    (1.0: the same search on every tree), to two decimals (it counts hidden trees: a finer
+    figure would tell more of them)."""
+    trees_differing: int = 0
+    """Trees (public and hidden) on which it or the student's search departs from the
+    reference: the trees the closeness is measured on."""
+    trees_alike: int = 0
+    """Those of them on which the two are the same search."""
     evidence: list[TreeMatch]
     """The public trees, one by one."""
     hidden_trees: int

@@ -9,7 +9,13 @@ library on the same trees; the :class:`Diagnosis` names those that match the stu
 the most trees, with the evidence. A search that agrees with the reference gets none.
 """
 
-from reference.diagnosis.compare import Agreement, agreement, steps_agree, values_agree
+from reference.diagnosis.compare import (
+    Agreement,
+    agreement,
+    departure_share,
+    steps_agree,
+    values_agree,
+)
 from reference.diagnosis.findings import Composed, Diagnosis, Misconception, TreeEvidence
 from reference.diagnosis.matching import (
     SIGNATURE_TREES_KEPT,
@@ -38,6 +44,7 @@ __all__ = [
     "TreeEvidence",
     "agreement",
     "clear_signatures",
+    "departure_share",
     "diagnose",
     "observed_signature",
     "reference_signature",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reference.diagnosis.signature import Signature, Step, Value
+from reference.diagnosis.signature import Signature, Step, Value, View
 from reference.feedback.values import at_most, same
 from reference.tree import Number
 
@@ -93,14 +93,20 @@ def steps_agree(mine: Step, theirs: Step, prune_on_equality: bool) -> bool:
     return values_agree(mine.value, theirs.value, window, prune_on_equality)
 
 
-def agreement(mine: Signature, theirs: Signature, prune_on_equality: bool) -> Agreement:
-    """How far ``mine`` (the student's) agrees with ``theirs`` on one tree.
+def agreement(
+    mine: Signature, theirs: Signature, prune_on_equality: bool, view: View | None = None
+) -> Agreement:
+    """How far ``mine`` (the student's) agrees with ``theirs`` on one tree, in ``view``
+    (by default ``mine``'s: what of the student's search could be seen).
 
-    A decision-style search shows only the nodes it scored and its decision: it is
-    compared with the other's scored nodes, and its decision must be one of the other's.
+    In the ``leaves`` view (a decision-style search shows only the nodes it scored and its
+    decision) the scored nodes are compared, and ``mine``'s decision must be one of
+    ``theirs``'s; in the ``surface`` view, the root's call, the nodes scored and the root's
+    value. A decision-style ``theirs`` has no steps to compare with ``mine``'s.
     """
-    if mine.decision_style:
-        left, right = mine.leaves(), theirs.leaves()
+    view = mine.view if view is None else view
+    if view != "steps":
+        left, right = mine.seen(view), theirs.seen(view)
     elif theirs.decision_style:
         left, right = mine.steps, ()
     else:
@@ -115,9 +121,32 @@ def agreement(mine: Signature, theirs: Signature, prune_on_equality: bool) -> Ag
         node = left[agreeing].node if agreeing < len(left) else right[agreeing].node
         return Agreement(agreeing, steps, node)
     ended_alike = mine.failed == theirs.failed and (
-        not mine.decision_style or bool(mine.decisions & theirs.decisions)
+        view != "leaves" or bool(mine.decisions & theirs.decisions)
     )
     if not ended_alike:
         root = left[0].node if left and left[0].event == "enter" else ROOT
         return Agreement(agreeing, steps + 1, root)
     return Agreement(agreeing, steps, None)
+
+
+def departure_share(student: Agreement, suspect: Agreement, between: Agreement) -> float | None:
+    """How alike two searches of one tree are where they depart from the reference: None
+    when neither departs (the tree says nothing of how alike their mistakes are); 1 when
+    they search it alike; 0 when only one departs, or they depart at different steps or
+    with different first steps; otherwise the share of the steps from the first departure
+    on that agree before they part.
+
+    ``student`` and ``suspect``: each search against the reference; ``between``: the
+    student's against the suspect's (all three in the student's view).
+    """
+    if student.matches and suspect.matches:
+        return None
+    if between.matches:
+        return 1.0
+    if student.matches or suspect.matches or student.agreeing != suspect.agreeing:
+        return 0.0
+    departed = student.agreeing
+    after = between.steps - departed
+    if after <= 0:
+        return 0.0
+    return max(0, between.agreeing - departed) / after

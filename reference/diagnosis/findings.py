@@ -12,6 +12,11 @@ from dataclasses import dataclass
 from reference.hidden.library import MisconceptionText
 from reference.report import ComposedReport, DiagnosisReport, MisconceptionReport, TreeMatch
 
+NONE_FITS = (
+    "No known mistake fits this search: the first divergence shows where it leaves the reference's."
+)
+"""What a diagnosis says when no known mistake is near enough to name."""
+
 
 @dataclass(frozen=True, slots=True)
 class TreeEvidence:
@@ -47,9 +52,15 @@ class Misconception:
     """Trees on which it searches exactly as the student's search did."""
     trees: int
     closeness: float
-    """The mean, over the trees, of the share of steps that agree before the first
-    difference (1.0 when it matches on every tree)."""
+    """How alike it and the student's search are where either departs from the
+    reference: the mean, over those trees, of
+    :func:`reference.diagnosis.compare.departure_share` (1.0 when it matches on every
+    tree). Trees where both search as the reference does do not count."""
     evidence: tuple[TreeEvidence, ...]
+    differing: int = 0
+    """Trees on which it or the student's search departs from the reference."""
+    alike: int = 0
+    """Those of them on which it searches exactly as the student's search did."""
 
     @property
     def exact(self) -> bool:
@@ -69,8 +80,10 @@ class Misconception:
                 f"(same visits and values on {self.trees} of {self.trees} trees)."
             )
         return (
-            f"The nearest known mistake: {self.name} (the same search on {self.matched} of "
-            f"{self.trees} trees; {self.closeness:.0%} of the steps agree before they part)."
+            f"The nearest known mistake: {self.name}. Where your search or one with this "
+            f"mistake differs from the reference ({self.differing} of {self.trees} trees), "
+            f"the two are the same search on {self.alike}, and {self.closeness:.0%} of "
+            f"their steps agree from the first that differs."
         )
 
     def report(self) -> MisconceptionReport:
@@ -85,6 +98,8 @@ class Misconception:
             hint=told.hint,
             trees_matched=self.matched,
             closeness=round(self.closeness, 2),
+            trees_differing=self.differing,
+            trees_alike=self.alike,
             evidence=[
                 TreeMatch(
                     tree=evidence.tree,
@@ -146,7 +161,9 @@ class Diagnosis:
     def describe(self) -> str:
         """One sentence: the match, or that none matches exactly and the nearest."""
         if not self.misconceptions:
-            return "No known misconception is near this search."
+            if self.composed is not None:
+                return f"No single known misconception matches exactly. {self.composed.describe()}"
+            return NONE_FITS
         first = self.misconceptions[0].describe()
         if self.exact:
             return first

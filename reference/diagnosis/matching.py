@@ -4,8 +4,12 @@ The suspects are the library's wrong implementations of the exercise's algorithm
 process: they are the course's own code, see :mod:`reference.hidden.trusted`) and any an
 instructor added (:class:`~reference.diagnosis.suspects.AddedSuspect`, whose signatures
 come from the sandbox). Each suspect's signature on each tree the student's search was
-graded on is compared with the student's; they are ranked by the trees on which they
-search exactly as the student's did, then by how far they agree on the others.
+graded on is compared with the student's. Those that search every tree as the student's
+did are named; failing that, the nearest, by how alike the two are *where either departs
+from the reference* (:func:`reference.diagnosis.compare.departure_share`): trees where both
+search as the reference does say nothing of how alike two mistakes are, and a mistake that
+shows on few trees would otherwise look near every search. The nearest is named only when
+it is near enough (:data:`NEAR_ENOUGH`); otherwise no known mistake fits.
 
 Running a suspect on a tree is what costs, so it is done lazily, best first: a suspect is
 run on its next tree only while it could still be shown (:func:`_best_first`). Exact
@@ -24,10 +28,15 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from reference.caching import IdentityCache
-from reference.diagnosis.compare import Agreement, agreement
+from reference.diagnosis.compare import Agreement, agreement, departure_share
 from reference.diagnosis.composition import composed
 from reference.diagnosis.findings import Composed, Diagnosis, Misconception, TreeEvidence
-from reference.diagnosis.signature import Signature, reference_signature, trusted_signature
+from reference.diagnosis.signature import (
+    Signature,
+    View,
+    reference_signature,
+    trusted_signature,
+)
 from reference.diagnosis.stored import tree_key
 from reference.diagnosis.suspects import AddedSuspect, NotCompared
 from reference.exercises.model import Exercise
@@ -49,6 +58,11 @@ NEAREST_AMONG = 3
 nearest on the trees met before (the public trees and the pool's catchers, whose
 signatures are kept); the others are not run on the fresh trees. With no tree met
 before, among all."""
+NEAR_ENOUGH = 0.5
+"""The closeness (where either search departs from the reference, see
+:func:`reference.diagnosis.compare.departure_share`) a nearest mistake must reach to be
+named; below it, the diagnosis says that no known mistake fits. Measured on the labelled
+set of wrong searches in ``tests/reference/diagnosis_set``."""
 _EPSILON = 1e-9
 """Slack on a sum of shares (sums of the same floats in another order may differ)."""
 
@@ -112,6 +126,10 @@ def _reference(exercise: Exercise, tree: Tree, result: SearchResult | None) -> T
     return TreeSignatures(reference_signature(result, frozenset(), exercise.options.depth_limit))
 
 
+Key = tuple[float, ...]
+"""How a suspect ranks (higher first), compared element by element."""
+
+
 @dataclass(slots=True)
 class _Suspect:
     """One suspect while the diagnosis runs: what it agreed on so far."""
@@ -127,23 +145,53 @@ class _Suspect:
     signatures: dict[str, Signature | None] = field(default_factory=dict)
     matched: int = 0
     shares: float = 0.0
+    differing: int = 0
+    """Trees compared on which it or the student's search departs from the reference."""
+    near: float = 0.0
+    """The sum of :func:`departure_share` over those trees."""
+    alike: int = 0
+    """Those of them it searches exactly as the student's did."""
     excluded: bool = False
     """Left out: it could not be compared on some tree (see :class:`NotCompared`)."""
 
-    def bound(self) -> tuple[int, float]:
+    def bound(self) -> Key:
         """The best (matched trees, sum of shares) it can still reach."""
         return self.matched + len(self.left), self.shares + len(self.left)
 
-    def key(self) -> tuple[int, float]:
+    def key(self) -> Key:
         """(matched trees, sum of shares) so far; its rank once no tree is left."""
         return self.matched, self.shares
 
-    def add(self, name: str, found: Agreement, signature: Signature | None) -> None:
+    @property
+    def closeness(self) -> float:
+        """The mean departure share over the trees where either search departs (1.0 while
+        there is none: nothing tells them apart yet)."""
+        return 1.0 if not self.differing else self.near / self.differing
+
+    def near_key(self) -> Key:
+        """(closeness, trees searched alike where either departs) so far."""
+        return self.closeness, self.alike
+
+    def near_bound(self, departing: Collection[str]) -> Key:
+        """The best :meth:`near_key` it can still reach: each tree left where the student's
+        search departs (``departing``) searched alike, the others as the reference."""
+        more = sum(1 for name in self.left if name in departing)
+        differing = self.differing + more
+        closeness = 1.0 if not differing else (self.near + more) / differing
+        return closeness, self.alike + more
+
+    def add(
+        self, name: str, found: Agreement, signature: Signature | None, share: float | None
+    ) -> None:
         self.left.remove(name)
         self.agreements[name] = found
         self.signatures[name] = signature
         self.matched += found.matches
         self.shares += found.share
+        if share is not None:
+            self.differing += 1
+            self.near += share
+            self.alike += share == 1.0
 
 
 def diagnose(
@@ -165,9 +213,10 @@ def diagnose(
     them (the others are searched here). The suspects are the implementations of
     ``library`` that :meth:`Implementation.is_wrong_for` the exercise (with the correct
     ones under the other pruning rule) and ``added``. Those matching on every tree are
-    named, and only they; failing that, the nearest, and, if two of the
-    library's mistakes made in one search (:mod:`reference.diagnosis.composition`) match
-    on every tree, those two. Suspects whose
+    named, and only they; failing that, if two of the library's mistakes made in one
+    search (:mod:`reference.diagnosis.composition`) match on every tree, those two; and the
+    nearest, by how alike it and the student's search are where either departs from the
+    reference, if that reaches :data:`NEAR_ENOUGH` (none otherwise). Suspects whose
     signatures are the same on every tree are named together. Trees named in ``hidden``
     are counted but their evidence names no node.
     """
@@ -182,15 +231,16 @@ def diagnose(
     order = sorted(names, key=lambda name: (name not in seen, len(trees[name])))
     # The reference first: a correct search costs no run of the library.
     kept = {name: tree_signatures(exercise, trees[name], given.get(name)) for name in names}
-    if all(
-        agreement(
-            student[name],
-            _reference_for(student[name], kept[name], exercise, trees[name]),
-            on_equality,
-        ).matches
-        for name in names
-    ):
+    references_seen = {
+        name: _reference_for(student[name], kept[name], exercise, trees[name]) for name in names
+    }
+    departures = {
+        name: agreement(student[name], references_seen[name], on_equality) for name in names
+    }
+    if all(found.matches for found in departures.values()):
         return None
+    departing = frozenset(name for name, found in departures.items() if not found.matches)
+    views = {name: student[name].view for name in names}
     suspects = [
         _Suspect(
             implementation.name,
@@ -215,12 +265,15 @@ def diagnose(
             suspect.excluded = True
             suspect.left.clear()
             return
-        found = (
-            Agreement(0, max(1, len(student[name].steps)), name)
-            if signature is None
-            else agreement(student[name], signature, on_equality)
-        )
-        suspect.add(name, found, signature)
+        mine = student[name]
+        if signature is None:
+            found = Agreement(0, max(1, len(mine.steps)), name)
+            share: float | None = 0.0
+        else:
+            found = agreement(mine, signature, on_equality)
+            theirs = agreement(signature, references_seen[name], on_equality, mine.view)
+            share = departure_share(departures[name], theirs, found)
+        suspect.add(name, found, signature, share)
 
     # What is known costs nothing: the kept signatures of the library's suspects, the
     # stored ones of the added suspects (run in the sandbox when they were checked).
@@ -232,11 +285,17 @@ def diagnose(
             ):
                 compare(suspect, name)
     # First, exact matches only: each suspect is dropped at its first tree that differs.
-    every = len(names)
-    exact = _best_first(suspects, compare, lambda done: (every, 0.0))
+    every: Key = (len(names), 0.0)
+    exact = _best_first(suspects, compare, _Suspect.bound, _Suspect.key, fixed=every)
     if exact:
-        return _diagnosis(exact, names, frozenset(hidden))
-    pair = _composed(student, trees, exercise, library, kept, order, frozenset(hidden))
+        return _diagnosis(exact, names, frozenset(hidden), _Suspect.key, views)
+    pair = _composed(
+        student, trees, exercise, library, kept, order, frozenset(hidden), len(departing)
+    )
+
+    def near_bound(suspect: _Suspect) -> Key:
+        return suspect.near_bound(departing)
+
     # Then the nearest: among the few nearest on the trees met before (the public trees
     # and the pool's catchers, whose signatures are kept) when there are such trees.
     met = [name for name in order if name in seen]
@@ -246,38 +305,52 @@ def diagnose(
                 if name in suspect.left:
                     compare(suspect, name)
         suspects = [suspect for suspect in suspects if not suspect.excluded]
-        suspects.sort(key=lambda suspect: (-suspect.matched, -suspect.shares, suspect.name))
+        suspects.sort(key=lambda suspect: (_descending(near_bound(suspect)), suspect.name))
         suspects = suspects[:NEAREST_AMONG]
-    nearest = _best_first(suspects, compare, lambda done: _threshold(done, every))
-    found = _diagnosis(nearest, names, frozenset(hidden))
+    nearest = _best_first(suspects, compare, near_bound, _Suspect.near_key)
+    nearest = [suspect for suspect in nearest if suspect.closeness + _EPSILON >= NEAR_ENOUGH]
+    found = _diagnosis(nearest, names, frozenset(hidden), _Suspect.near_key, views)
     return found if pair is None else replace(found, composed=pair)
 
 
 def _best_first(
     suspects: list[_Suspect],
     compare: Callable[[_Suspect, str], None],
-    threshold: Callable[[list[_Suspect]], tuple[int, float] | None],
+    bound: Callable[[_Suspect], Key],
+    key: Callable[[_Suspect], Key],
+    fixed: Key | None = None,
 ) -> list[_Suspect]:
-    """The suspects compared on every tree, best first: the one that can still reach the
-    most is compared on its next tree, while it can still reach ``threshold`` (of those
-    compared on every tree so far); the others are left as they are."""
+    """The suspects compared on every tree whose ``key`` is the best (or reaches
+    ``fixed``): the one whose ``bound`` (the best key it can still reach) is highest is
+    compared on its next tree, while that bound can still reach the best key of those
+    compared on every tree so far (or ``fixed``); the others are left as they are."""
+
+    def threshold(done: list[_Suspect]) -> Key | None:
+        if fixed is not None:
+            return fixed
+        return max((key(suspect) for suspect in done), default=None)
+
     done = [suspect for suspect in suspects if not suspect.left and not suspect.excluded]
-    waiting = [(_rank(suspect), index) for index, suspect in enumerate(suspects) if suspect.left]
+    waiting = [
+        (_descending(bound(suspect)), suspect.name, index)
+        for index, suspect in enumerate(suspects)
+        if suspect.left
+    ]
     heapq.heapify(waiting)
     while waiting:
-        _, index = heapq.heappop(waiting)
+        _, _, index = heapq.heappop(waiting)
         suspect = suspects[index]
-        if not _reaches(suspect, threshold(done)):
+        if not _at_least(bound(suspect), threshold(done)):
             continue
         compare(suspect, suspect.left[0])
         if suspect.excluded:
             continue
         if suspect.left:
-            heapq.heappush(waiting, (_rank(suspect), index))
+            heapq.heappush(waiting, (_descending(bound(suspect)), suspect.name, index))
         else:
             done.append(suspect)
     best = threshold(done)
-    return [suspect for suspect in done if _reaches(suspect, best)]
+    return [suspect for suspect in done if _at_least(key(suspect), best)]
 
 
 def _composed(
@@ -288,6 +361,7 @@ def _composed(
     kept: Mapping[str, TreeSignatures],
     order: list[str],
     hidden: frozenset[str],
+    departing: int,
 ) -> Composed | None:
     """Two of the library's mistakes that, made in one search, search every tree as the
     student's did (the first such pair by name), or None. Each pair is compared on the
@@ -315,8 +389,8 @@ def _composed(
         else:
             names = list(kept)  # the trees in the grading's order
             return Composed(
-                _part(first, agreements, names, hidden),
-                _part(second, agreements, names, hidden),
+                _part(first, agreements, names, hidden, departing),
+                _part(second, agreements, names, hidden, departing),
                 explained=len(names),
             )
     return None
@@ -327,8 +401,10 @@ def _part(
     agreements: Mapping[str, Agreement],
     names: list[str],
     hidden: frozenset[str],
+    departing: int,
 ) -> Misconception:
-    """One of a composed pair's mistakes, with the pair's evidence."""
+    """One of a composed pair's mistakes, with the pair's evidence (the pair searches alike
+    every tree where the student's search departs, ``departing`` of them)."""
     return Misconception(
         implementations=(implementation.name,),
         bugs=(implementation.bug or "",),
@@ -336,6 +412,8 @@ def _part(
         matched=len(names),
         trees=len(names),
         closeness=1.0,
+        differing=departing,
+        alike=departing,
         evidence=tuple(
             TreeEvidence(
                 name,
@@ -358,32 +436,22 @@ def _reference_for(
     return kept.reference(exercise, tree) if student.decision_style else kept.searched
 
 
-def _rank(suspect: _Suspect) -> tuple[int, float, str]:
-    """The heap's order: the highest bound first, then by name."""
-    matched, shares = suspect.bound()
-    return -matched, -shares, suspect.name
+def _descending(key: Key) -> Key:
+    """``key`` negated: the heap's and the sort's order puts the highest first."""
+    return tuple(-part for part in key)
 
 
-def _threshold(done: list[_Suspect], trees: int) -> tuple[int, float] | None:
-    """The key a suspect must reach to be shown, as far as the finished ones tell: a match
-    on every tree once one matches so (only exact ones are then shown), else the
-    :data:`SHOWN`-th best key (a group of equivalent suspects has one key, so the
-    :data:`SHOWN`-th best suspect is no better than the :data:`SHOWN`-th group)."""
-    keys = sorted((suspect.key() for suspect in done), reverse=True)
-    if keys and keys[0][0] == trees:
-        return trees, 0.0
-    return keys[SHOWN - 1] if len(keys) >= SHOWN else None
-
-
-def _reaches(suspect: _Suspect, threshold: tuple[int, float] | None) -> bool:
-    """False when ``suspect`` can no longer reach ``threshold`` (nor, then, be equivalent
-    to a suspect shown, which would have its key)."""
+def _at_least(key: Key, threshold: Key | None) -> bool:
+    """True when ``key`` reaches ``threshold`` (compared element by element, with slack
+    for sums of the same floats in another order; None: no threshold yet)."""
     if threshold is None:
         return True
-    matched, shares = suspect.bound()
-    if matched != threshold[0]:
-        return matched > threshold[0]
-    return threshold[1] == 0.0 or shares + _EPSILON >= threshold[1]
+    for mine, theirs in zip(key, threshold, strict=True):
+        if mine > theirs + _EPSILON:
+            return True
+        if mine < theirs - _EPSILON:
+            return False
+    return True
 
 
 def _signature(
@@ -395,14 +463,22 @@ def _signature(
     return suspect.added.signature(tree)
 
 
-def _diagnosis(done: list[_Suspect], names: list[str], hidden: frozenset[str]) -> Diagnosis:
-    done.sort(key=lambda suspect: (-suspect.matched, -suspect.shares, suspect.name))
+def _diagnosis(
+    done: list[_Suspect],
+    names: list[str],
+    hidden: frozenset[str],
+    key: Callable[[_Suspect], Key],
+    views: Mapping[str, View],
+) -> Diagnosis:
+    done.sort(key=lambda suspect: (_descending(key(suspect)), suspect.name))
     exact = bool(done) and done[0].matched == len(names)
     groups: list[list[_Suspect]] = []
     for suspect in done:
         if exact and suspect.matched < len(names):
             break
-        group = next((group for group in groups if _equivalent(group[0], suspect, names)), None)
+        group = next(
+            (group for group in groups if _equivalent(group[0], suspect, names, views)), None
+        )
         if group is not None:
             group.append(suspect)
         elif len(groups) < SHOWN:
@@ -413,8 +489,11 @@ def _diagnosis(done: list[_Suspect], names: list[str], hidden: frozenset[str]) -
     )
 
 
-def _equivalent(first: _Suspect, other: _Suspect, names: list[str]) -> bool:
-    """True when two suspects search every tree alike (and so fare alike)."""
+def _equivalent(
+    first: _Suspect, other: _Suspect, names: list[str], views: Mapping[str, View]
+) -> bool:
+    """True when two suspects search every tree alike as far as the student's search
+    could be seen (``views``, by tree), and so cannot be told apart by it."""
     if [first.agreements[name].matches for name in names] != [
         other.agreements[name].matches for name in names
     ]:
@@ -423,7 +502,10 @@ def _equivalent(first: _Suspect, other: _Suspect, names: list[str]) -> bool:
         one, two = first.signatures[name], other.signatures[name]
         if one is None or two is None:
             return False
-        if not (agreement(one, two, True).matches and agreement(two, one, True).matches):
+        view = views[name]
+        if not (
+            agreement(one, two, True, view).matches and agreement(two, one, True, view).matches
+        ):
             return False
     return True
 
@@ -450,7 +532,9 @@ def _misconception(
         told=tuple(suspect.told for suspect in group),
         matched=first.matched,
         trees=len(names),
-        closeness=first.shares / len(names),
+        closeness=first.closeness,
+        differing=first.differing,
+        alike=first.alike,
         evidence=evidence,
     )
 

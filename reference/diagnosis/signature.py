@@ -18,6 +18,14 @@ reference search (:func:`reference_signature`). Its steps, in order:
 Questions that only find the way (``terminal_test``, ``actions``, ...) are left out: they
 differ between correct searches. A search written in the decision style (the entry
 functions nested in ``minmax_decision``) leaves only its ``leaf`` steps and its decision.
+
+What of a search could be seen is its :attr:`Signature.view`: every step; only the leaves
+and the decision (the decision style); or only its *surface*, the root's call, the leaves
+and the root's value, for a search whose entry function was called on the root but whose
+recursion went through a function of its own (``self._search``, ``_helper``) that no
+harness wraps. Two searches are compared in the view of the student's (see
+:func:`reference.diagnosis.compare.agreement`): calls that were not seen are no
+disagreement.
 """
 
 from __future__ import annotations
@@ -37,6 +45,8 @@ NOT_A_VALUE = "not a value"
 NaN, ...): any two such agree, and none agrees with a number."""
 
 StepEvent = Literal["enter", "exit", "leaf"]
+View = Literal["steps", "leaves", "surface"]
+"""What of a search's steps could be seen (see the module's docstring)."""
 Value = Number | str | None
 """A number; :data:`NOT_A_VALUE`; or None where the search returned nothing to compare (a
 leaf scored in its parent's loop, an ``enter`` step)."""
@@ -71,6 +81,37 @@ class Signature:
     decision_style: bool = False
     failed: bool = False
     """True when the search raised (a library implementation) instead of finishing."""
+    inner_calls: bool = True
+    """False when no call below the root was seen (the recursion went through a function
+    no harness wraps): only the surface is compared (:attr:`view`)."""
+
+    @property
+    def view(self) -> View:
+        """What of this search could be seen, and so what others are compared with it on."""
+        if self.decision_style:
+            return "leaves"
+        return "steps" if self.inner_calls else "surface"
+
+    def seen(self, view: View) -> tuple[Step, ...]:
+        """The steps that ``view`` shows."""
+        if view == "steps":
+            return self.steps
+        if view == "leaves":
+            return self.leaves()
+        return self.surface()
+
+    def surface(self) -> tuple[Step, ...]:
+        """The root's call, the leaves scored (without window or value) and the root's
+        return: what a search recursing through a function of its own shows."""
+        steps = self.steps
+        if not steps:
+            return ()
+        first, last = steps[0], steps[-1]
+        shown = [first] if first.event == "enter" else []
+        shown += [Step("leaf", step.node) for step in steps if step.event == "leaf"]
+        if len(steps) > 1 and last.event == "exit" and last.node == first.node:
+            shown.append(last)
+        return tuple(shown)
 
     def leaves(self) -> tuple[Step, ...]:
         """The ``leaf`` steps alone, without window or value (what a decision-style search
@@ -124,10 +165,33 @@ def _observed_events(observed: Observed) -> Iterator[_Raw]:
 def observed_signature(observed: Observed) -> Signature:
     """The signature of a student's search as the sandbox's harness recorded it (a run
     that completed)."""
+    steps = steps_of(_observed_events(observed))
     return Signature(
-        steps_of(_observed_events(observed)),
+        steps,
         decisions=frozenset(() if observed.decision is None else (observed.decision,)),
         decision_style=observed.decision_style,
+        inner_calls=_calls_below_root(steps),
+    )
+
+
+def _calls_below_root(steps: tuple[Step, ...]) -> bool:
+    """True when some step comes from a call of an entry function below the root (its
+    enter or exit, or a leaf scored by a call, which has a window or a value). A search
+    with none either recursed where no harness sees it or scored every child of the root
+    in the root's own loop; both are compared on their surface, which for the second is
+    every step they have."""
+    if not steps:
+        return True
+    root = steps[0].node
+    return any(
+        step.node != root
+        and (
+            step.event != "leaf"
+            or step.alpha is not None
+            or step.depth is not None
+            or step.value is not None
+        )
+        for step in steps
     )
 
 

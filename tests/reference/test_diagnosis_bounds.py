@@ -13,6 +13,7 @@ from reference.diagnosis import (
     Signature,
     agreement,
     clear_signatures,
+    departure_share,
     diagnose,
     matching,
     trusted_signature,
@@ -40,18 +41,19 @@ def every_suspect_everywhere(
     student: Mapping[str, Signature], trees: Mapping[str, Tree], found: Exercise
 ) -> list[tuple[tuple[str, ...], int, float]] | None:
     """What the diagnosis should name, the slow way: every wrong implementation compared
-    on every tree, ranked, exact ones alone when there are, else the nearest groups."""
+    on every tree; those that match on every tree alone when there are, else the nearest
+    group by how alike it is where either search departs from the reference, when that is
+    near enough."""
     on_equality = found.options.prune_on_equality
     names = list(trees)
-    reference = {name: found.reference(trees[name]) for name in names}
-    if all(
-        agreement(
-            student[name],
-            matching._reference(found, trees[name], reference[name]).reference(found, trees[name]),
-            on_equality,
-        ).matches
+    reference = {
+        name: matching._reference(found, trees[name], found.reference(trees[name])).reference(
+            found, trees[name]
+        )
         for name in names
-    ):
+    }
+    departures = {name: agreement(student[name], reference[name], on_equality) for name in names}
+    if all(departure.matches for departure in departures.values()):
         return None
     rows = []
     for implementation in library():
@@ -62,26 +64,38 @@ def every_suspect_everywhere(
             for name in names
         }
         agreements = [agreement(student[name], signatures[name], on_equality) for name in names]
-        rows.append(
-            (
-                -sum(found.matches for found in agreements),
-                -sum(found.share for found in agreements),
-                implementation.name,
-                signatures,
-            )
-        )
-    rows.sort(key=lambda row: row[:3])
-    exact = rows[0][0] == -len(names)
-    groups: list[list[tuple[int, float, str, dict[str, Signature]]]] = []
+        shares = [
+            share
+            for name, between in zip(names, agreements, strict=True)
+            for share in [
+                departure_share(
+                    departures[name],
+                    agreement(signatures[name], reference[name], on_equality, student[name].view),
+                    between,
+                )
+            ]
+            if share is not None
+        ]
+        matched = sum(between.matches for between in agreements)
+        if matched == len(names):
+            key: tuple[float, ...] = (1, 1.0, 0)
+        else:
+            closeness = sum(shares) / len(shares) if shares else 1.0
+            key = (0, closeness, sum(share == 1.0 for share in shares))
+        rows.append((key, implementation.name, matched, signatures))
+    rows.sort(key=lambda row: (tuple(-part for part in row[0]), row[1]))
+    best = rows[0][0]
+    if best[0] == 0 and best[1] + 1e-9 < matching.NEAR_ENOUGH:
+        return []
+    groups: list[list[tuple[tuple[float, ...], str, int, dict[str, Signature]]]] = []
     for row in rows:
-        if exact and row[0] != -len(names):
+        if any(abs(mine - theirs) > 1e-9 for mine, theirs in zip(row[0], best, strict=True)):
             break
         same = next(
             (
                 group
                 for group in groups
-                if group[0][0] == row[0]
-                and all(
+                if all(
                     agreement(group[0][3][name], row[3][name], True).matches
                     and agreement(row[3][name], group[0][3][name], True).matches
                     for name in names
@@ -94,7 +108,11 @@ def every_suspect_everywhere(
         elif len(groups) < SHOWN:
             groups.append([row])
     return [
-        (tuple(row[2] for row in group), -group[0][0], round(-group[0][1] / len(names), 9))
+        (
+            tuple(row[1] for row in group),
+            group[0][2],
+            round(1.0 if group[0][0][0] else group[0][0][1], 9),
+        )
         for group in groups
     ]
 
@@ -211,7 +229,11 @@ def test_a_search_with_one_known_mistake_is_not_told_two() -> None:
     assert exact >= 10
 
 
-def test_with_trees_met_before_the_nearest_is_the_best_of_the_nearest_there() -> None:
+def test_with_trees_met_before_the_nearest_is_the_best_of_the_nearest_there(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Named however far it is, so that there is a nearest to check.
+    monkeypatch.setattr(matching, "NEAR_ENOUGH", 0.0)
     found, trees = exercise("aima-fig5.2-alphabeta"), trees_of("aima-fig5.2-alphabeta")
     student = as_student(PRUNES_ONLY_AT_MAX, found, trees)
     met = {name: trees[name] for name in ("fig5.2", "hidden-0")}
@@ -220,18 +242,30 @@ def test_with_trees_met_before_the_nearest_is_the_best_of_the_nearest_there() ->
     diagnosis = diagnose(student, trees, found, library())
     assert diagnosis is not None and not diagnosis.exact
     on_equality = found.options.prune_on_equality
+    reference = {
+        name: matching._reference(found, tree, found.reference(tree)).reference(found, tree)
+        for name, tree in trees.items()
+    }
+    departing = {
+        name for name in trees if not agreement(student[name], reference[name], on_equality).matches
+    }
 
-    def key(name: str, among: Mapping[str, Tree]) -> tuple[int, float]:
+    def key(name: str, among: Mapping[str, Tree]) -> tuple[float, int]:
+        """(closeness, trees alike) on ``among``, each other tree where the student's
+        search departs counted as alike (the best it could still reach)."""
         source = next(impl.source for impl in library() if impl.name == name)
-        agreements = [
-            agreement(
-                student[tree],
-                trusted_signature(run_trusted(source, found, among[tree])),
-                on_equality,
+        shares = []
+        for tree in among:
+            theirs = trusted_signature(run_trusted(source, found, among[tree]))
+            share = departure_share(
+                agreement(student[tree], reference[tree], on_equality),
+                agreement(theirs, reference[tree], on_equality, student[tree].view),
+                agreement(student[tree], theirs, on_equality),
             )
-            for tree in among
-        ]
-        return sum(found.matches for found in agreements), sum(found.share for found in agreements)
+            if share is not None:
+                shares.append(share)
+        shares += [1.0 for tree in departing if tree not in among]
+        return (sum(shares) / len(shares) if shares else 1.0), sum(s == 1.0 for s in shares)
 
     wrong = [impl.name for impl in library() if impl.is_wrong_for(found)]
     ranked = sorted(wrong, key=lambda name: (tuple(-part for part in key(name, met)), name))

@@ -1,7 +1,9 @@
 # exercise: grundy-7-minimax
 # matches: none
-# related: minimax/wrong_swapped_max_min
-# style: MIN keeps a child when it is greater (comparison copied from MAX); explicit ifs
+# related: minimax/wrong_swapped_max_min, minimax/wrong_no_alternation
+# style: MIN keeps a child when it is greater (comparison copied from MAX); explicit ifs; every
+#   node then maximizes, so one player makes every choice below the root, the effect the library
+#   calls "players do not alternate"
 """Minimax for Grundy's game, comparing by hand."""
 
 
