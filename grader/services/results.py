@@ -34,7 +34,7 @@ import math
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import insert, select
@@ -69,13 +69,23 @@ RUN_EXTRAS = {"line", "column", "stdout", "stdout_dropped", "usage", "cut", "sco
 """The report's own fields that its details document keeps."""
 
 
+class DivergenceFix(_Document):
+    """Where the first divergence should be fixed (``Divergence``'s ``fix_*`` fields)."""
+
+    line: int
+    site: Literal["assignment", "loop", "call"]
+    name: Text | None = None
+
+
 class CaseDetails(_Document):
     """What a tree's rows do not hold: its replay, the value and move at its root, the parts
-    of its score, the line (and column) of its error and the line of its first divergence."""
+    of its score, the line (and column) of its error and the line of its first divergence,
+    and where that divergence's fix belongs."""
 
     line: int | None = None
     column: int | None = None
     divergence_line: int | None = None
+    divergence_fix: DivergenceFix | None = None
     replay: Replay | None = None
     value: ValueCheck | None = None
     decision: Decision | None = None
@@ -173,6 +183,14 @@ def _rows(report: Report, node_rows_limit: int) -> list[TreeRows]:
     return rows
 
 
+def _fix_of(divergence: Divergence | None) -> DivergenceFix | None:
+    if divergence is None or divergence.fix_line is None or divergence.fix_site is None:
+        return None
+    return DivergenceFix(
+        line=divergence.fix_line, site=divergence.fix_site, name=divergence.fix_name
+    )
+
+
 def details_of(report: Report) -> RunDetails:
     """The part of ``report`` that is kept in its run's ``details`` document."""
     cases = [
@@ -180,6 +198,7 @@ def details_of(report: Report) -> RunDetails:
             line=case.line,
             column=case.column,
             divergence_line=None if case.first_divergence is None else case.first_divergence.line,
+            divergence_fix=_fix_of(case.first_divergence),
             replay=case.replay,
             value=case.value,
             decision=case.decision,
@@ -330,12 +349,16 @@ def _case(tree: TreeResult, extra: CaseDetails, nodes: list[NodeReport]) -> Tree
     case: dict[str, Any] = {"name": tree.name, "hidden": tree.hidden, "verdict": tree.verdict}
     if tree.message:
         case["message"] = tree.message
-    case.update(extra.model_dump(exclude={"divergence_line"}, exclude_none=True))
+    case.update(extra.model_dump(exclude={"divergence_line", "divergence_fix"}, exclude_none=True))
     if tree.divergence_node is not None:
+        fix = extra.divergence_fix
         case["first_divergence"] = Divergence(
             node=tree.divergence_node,
             message=tree.divergence_message or "",
             line=extra.divergence_line,
+            fix_line=None if fix is None else fix.line,
+            fix_site=None if fix is None else fix.site,
+            fix_name=None if fix is None else fix.name,
         )
     if tree.score is not None:
         case["score"] = tree.score

@@ -52,7 +52,8 @@ _CLASSES: tuple[tuple[_TokenType, str], ...] = (
 
 @dataclass(frozen=True, slots=True)
 class Mark:
-    """A line to mark in the listing: ``kind`` is ``error`` or ``call``; ``note`` says why
+    """A line to mark in the listing: ``kind`` is ``error``, ``call`` or ``fix`` (where a
+    divergence's fix belongs); ``note`` says why
     (shown beside the line and read by screen readers)."""
 
     kind: str
@@ -175,4 +176,11 @@ def report_marks(report: Report | None, source: str) -> dict[int, Mark]:
                 "call",
                 f"{case.name}: the first divergence, at node {divergence.node}, comes from here",
             )
+            if divergence.fix_site in ("assignment", "loop") and divergence.fix_name:
+                add(
+                    divergence.fix_line,
+                    "fix",
+                    f"{case.name}: where {divergence.fix_name} should change "
+                    f"(the first divergence, at node {divergence.node})",
+                )
     return found

@@ -165,14 +165,22 @@ def test_the_rows_hold_the_verdicts_and_the_document_only_the_page_extras(
         document = json.dumps(run.details)
         assert '"nodes"' not in document and '"first_divergence"' not in document
         assert '"verdict"' not in document and '"score"' not in document
-        # The line the first divergence's call came from has no column: it is a detail.
+        # The line the first divergence's call came from, and where its fix belongs, have no
+        # column: they are details, and read back with the rest.
         assert set(run.details["cases"][0]) == {
             "replay",
             "value",
             "decision",
             "score_parts",
             "divergence_line",
+            "divergence_fix",
         }
+        assert run.details["cases"][0]["divergence_fix"] == {
+            "line": 24,
+            "site": "loop",
+            "name": "alpha",
+        }
+    assert stored_report(backend.database, run_id) == report.to_json()
 
 
 def test_a_tree_over_the_row_limit_reads_back_with_its_good_nodes_counted(

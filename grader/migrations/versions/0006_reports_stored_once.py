@@ -182,9 +182,17 @@ def _move(connection: sa.Connection, run_id: int, report: dict[str, Any]) -> Non
 
 def _case_details(case: dict[str, Any]) -> dict[str, Any]:
     kept = {key: case[key] for key in DETAIL_KEYS if key in case}
-    line = (case.get("first_divergence") or {}).get("line")
+    divergence = case.get("first_divergence") or {}
+    line = divergence.get("line")
     if line is not None:
         kept["divergence_line"] = line
+    if divergence.get("fix_line") is not None and divergence.get("fix_site") is not None:
+        # Where the divergence's fix belongs, added to the document since (as the service's
+        # details_of keeps it).
+        fix = {"line": divergence["fix_line"], "site": divergence["fix_site"]}
+        if divergence.get("fix_name") is not None:
+            fix["name"] = divergence["fix_name"]
+        kept["divergence_fix"] = fix
     return kept
 
 
@@ -206,6 +214,7 @@ def _report(connection: sa.Connection, run_id: int, details: dict[str, Any]) -> 
             case["message"] = tree.message
         extra = dict(extras[index]) if index < len(extras) else {}
         divergence_line = extra.pop("divergence_line", None)
+        fix = extra.pop("divergence_fix", None) or {}
         case.update(extra)
         if tree.divergence_node is not None:
             case["first_divergence"] = {
@@ -214,6 +223,9 @@ def _report(connection: sa.Connection, run_id: int, details: dict[str, Any]) -> 
             }
             if divergence_line is not None:
                 case["first_divergence"]["line"] = divergence_line
+            for key in ("line", "site", "name"):
+                if fix.get(key) is not None:
+                    case["first_divergence"][f"fix_{key}"] = fix[key]
         if tree.score is not None:
             case["score"] = tree.score
         if tree.max_score is not None:

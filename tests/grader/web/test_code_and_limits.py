@@ -87,6 +87,21 @@ def test_the_first_divergence_links_to_its_node_and_the_calling_line(
     assert "the first divergence, at node C, comes from here" in page
 
 
+def test_the_first_divergence_says_where_its_fix_belongs(
+    client: FlaskClient, database: Database, course: Course, student: object
+) -> None:
+    page = graded_page(client, database, course, WRONG)
+    loop = line_of(WRONG, "for action in game.actions(state):")
+    call = line_of(WRONG, "v = max(v, min_value(")
+    assert loop < call
+    assert (
+        f'Nothing in the loop on <a class="line-link" href="#line-{loop}">line {loop}</a> '
+        "changes <code>alpha</code>: its update belongs there." in page
+    )
+    assert f'class="line marked mark-fix" id="line-{loop}"' in page
+    assert "where alpha should change (the first divergence, at node C)" in page
+
+
 def test_output_past_what_is_kept_is_cut_with_a_note_and_full_marks(
     client: FlaskClient, database: Database, course: Course, student: object
 ) -> None:
