@@ -133,6 +133,7 @@ def _fix(
             raise _GiveUp
         name = _variable(call.args[index], budget)
         loop = _enclosing_loop(path)
+        _check_local(name, _innermost_scope(path), budget)
         found = _first_assignment(loop.body, name, budget)
     if len(name) > NAME_LIMIT:
         raise _GiveUp
@@ -196,6 +197,24 @@ def _enclosing_loop(path: list[ast.AST]) -> ast.For | ast.AsyncFor | ast.While:
             if isinstance(_innermost_scope(path[:at]), ast.Lambda | ast.ClassDef):
                 raise _GiveUp
             return node
+    raise _GiveUp
+
+
+def _check_local(name: str, function: ast.AST | None, budget: _Budget) -> None:
+    """Give up on a variable that is not the function's own: a parameter, one it assigns,
+    or an attribute of a parameter (``self.alpha``); ``math.inf`` changes nowhere."""
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+        raise _GiveUp
+    arguments = function.args
+    parameters = {
+        argument.arg
+        for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+    }
+    base = name.split(".", 1)[0]
+    if base in parameters:
+        return
+    if "." not in name and _first_assignment(function.body, name, budget) is not None:
+        return
     raise _GiveUp
 
 

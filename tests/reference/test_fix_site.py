@@ -271,6 +271,11 @@ def test_recursion_through_a_helper_gives_the_call() -> None:
         "        min_value(game, s, max(alpha, beta), beta)\n",
         "def max_value(game, state, alpha, beta):\n    for s in []:\n"
         "        min_value(game, s, 3, beta)\n",
+        # A module's constant, a global: nothing of the function's to change.
+        "import math\ndef max_value(game, state, alpha, beta):\n    for s in []:\n"
+        "        min_value(game, s, -math.inf, beta)\n",
+        "LOW = -1\ndef max_value(game, state, alpha, beta):\n    for s in []:\n"
+        "        min_value(game, s, LOW, beta)\n",
         # Arguments spread from a list.
         "def max_value(game, state, alpha, beta):\n    for s in []:\n"
         "        min_value(game, *[s, alpha, beta])\n",
