@@ -28,12 +28,14 @@ from grader.models import (
 from grader.models.base import aware
 from grader.models.submissions import SubmissionKind
 from grader.services import analyses, notices, overrides, permissions, sections
+from grader.services.exercise_store import outline_version
 from grader.services.submissions import SubmissionRefused, decode_source, standing, submit
 from grader.services.tasks import GRADE_TASK
 from grader.web import student_work
 from grader.web.context import db_session, queue, settings
 from grader.web.deadlines import due_view, due_views
 from grader.web.exercise_parts import exercise_model, fixed_parts, version_analysis
+from grader.web.score_rules import score_rules
 from grader.web.student_access import listed_exercises, visible_exercise, visible_submission
 from grader.web.submission_view import feedback_parts, status_document
 from reference.report import OUTPUT_CAP
@@ -109,6 +111,7 @@ def _exercise_page(
     model = exercise_model(exercise)
     session = db_session()
     version = exercise.current_version
+    assert version is not None  # exercise_model answered 404 otherwise
     result = version_analysis(version)
     fixed = fixed_parts(model, result, (version.statement if version else "") or model.statement)
     user_id = current_user.id
@@ -125,6 +128,7 @@ def _exercise_page(
         trees=fixed.trees,
         trees_pending=result is None,
         limits=model.limits,
+        score_rules=score_rules(outline_version(settings(), exercise.slug, version)),
         output_kept=LIMITS.stdout_kept,
         output_cap=OUTPUT_CAP,
         upload_limit=settings().upload_limit_bytes,

@@ -190,7 +190,11 @@ def test_bad_slug_folder_name(tmp_path: Path) -> None:
 def test_a_hidden_share_outside_0_to_1_or_an_unknown_word_is_located(
     tmp_path: Path, setting: str, value: str, column: int, told: str
 ) -> None:
-    text = f"title: T\nalgorithm: minimax\nscoring:\n  {setting}: {value}\ntrees: [{{name: t, tree: '1'}}]\n"
+    text = (
+        "title: T\nalgorithm: minimax\n"
+        f"scoring:\n  {setting}: {value}\n"
+        "trees: [{name: t, tree: '1'}]\n"
+    )
     problem = only_problem(make_exercise(tmp_path, text))
     assert (problem.line, problem.column) == (4, column)
     assert problem.message.startswith(f"scoring.{setting}: ")
@@ -199,7 +203,11 @@ def test_a_hidden_share_outside_0_to_1_or_an_unknown_word_is_located(
 
 def test_the_hidden_share_takes_0_1_and_per_tree(tmp_path: Path) -> None:
     for value, expected in [("0", 0), ("1", 1), ("0.25", 0.25), ("per_tree", "per_tree")]:
-        text = f"title: T\nalgorithm: minimax\nscoring: {{hidden_share: {value}, hidden_credit: whole}}\ntrees: [{{name: t, tree: '1'}}]\n"
+        text = (
+            "title: T\nalgorithm: minimax\n"
+            f"scoring: {{hidden_share: {value}, hidden_credit: whole}}\n"
+            "trees: [{name: t, tree: '1'}]\n"
+        )
         folder = make_exercise(tmp_path, text, slug=f"share-{value.replace('_', '-')}")
         scoring = load_exercise(folder).scoring
         assert (scoring.hidden_share, scoring.hidden_credit) == (expected, "whole")

@@ -49,12 +49,18 @@ def test_the_page_shows_the_parts_of_the_scores(
     hidden = re.search(r"(\d+) hidden \((\d+) passed\) [\d.]+ % ([\d.]+)", text)
     assert hidden is not None
     equation = re.search(
-        r"\((\d+) \u00d7 ([\d.]+) \+ (\d+) \u00d7 ([\d.]+)\) / (\d+) = ([\d.]+) of 100", text
+        r"([\d.]+) % of ([\d.]+) \+ ([\d.]+) % of ([\d.]+) = ([\d.]+) of 100", text
     )
     assert equation is not None
-    public, mean, hidden_trees, hidden_mean, trees, made = map(float, equation.groups())
-    assert (public, mean, hidden_trees) == (1, float(score.group(1)), float(hidden.group(1)))
-    assert made == float(total.group(1))
-    assert (public * mean + hidden_trees * hidden_mean) / trees == pytest.approx(made, abs=0.01)
-    # A hidden tree's share is a number: its verdict, never its shape.
-    assert hidden_mean == pytest.approx(100 * int(hidden.group(2)) / hidden_trees, abs=0.01)
+    public_weight, mean, hidden_weight, hidden_mean, made = map(float, equation.groups())
+    assert (public_weight, hidden_weight) == (50, 50)  # the default: half and half
+    assert mean == float(score.group(1)) and made == float(total.group(1))
+    assert (public_weight * mean + hidden_weight * hidden_mean) / 100 == pytest.approx(
+        made, abs=0.01
+    )
+    # A hidden tree's share is a number: its verdict and reason, never its shape. Without
+    # pruning, a failed one searched other nodes than the reference's: the value's 30.
+    assert "The hidden trees (8) carry half of the score, the public trees the other half." in text
+    assert "other nodes searched than the reference's (visits, order or pruning) 30 %" in text
+    passed = int(hidden.group(2))
+    assert hidden_mean == pytest.approx((100 * passed + 30 * (8 - passed)) / 8, abs=0.01)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from werkzeug.test import TestResponse
 from grader.config import Settings
 from grader.db import Database
 from grader.models import Course, Exercise, Role, Submission, User
+from grader.services.exercise_store import folder_files, save_version
 from grader.services.submissions import submit
 from grader.web.student_work import ATTEMPTS_SHOWN
 from tests.grader.conftest import (
@@ -145,6 +147,54 @@ def test_the_exercise_page_shows_the_statement_conventions_and_trees(
     assert "game.chance_outcomes(state)" in page
     assert '<svg class="tree"' in page and 'data-node="C2"' in page
     assert 'name="csrf_token"' in page and 'type="file"' in page and "<textarea" in page
+
+
+def page_text(html: str) -> str:
+    """A page's text, tags dropped and spaces squeezed."""
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
+
+
+def published_with(database: Database, course: Course, scoring: str) -> int:
+    """Figure 5.2's exercise, published anew with ``scoring`` added to its exercise.yaml."""
+    files = folder_files(LIBRARY.parent / SLUG)
+    files["exercise.yaml"] += scoring
+    with database.session() as session:
+        exercise = session.get(Exercise, exercise_id(database, course))
+        assert exercise is not None and exercise.current_version is not None
+        statement = exercise.current_version.statement
+        exercise.current_version_id = save_version(session, exercise, files, statement).id
+        return exercise.id
+
+
+def test_the_exercise_page_says_how_the_score_is_made_before_the_first_attempt(
+    client: FlaskClient, database: Database, course: Course, student: object
+) -> None:
+    page = client.get(f"/exercises/{exercise_id(database, course)}").get_data(as_text=True)
+    text = page_text(page)
+    assert "How your score is made" in text
+    assert (
+        "Each public tree: 30 points for the root's value, 10 for the move at the root, 60 for "
+        "the node verdicts"
+    ) in text
+    assert "The hidden trees (8) carry half of the score, the public trees the other half." in text
+    assert (
+        "a failed one earns part of them by the one reason it gives, and by nothing else: "
+        "wrong value at the root 0 %, "
+        "other nodes searched than the reference's (visits, order or pruning) 30 %, "
+        "wrong values or alpha-beta bounds below the root 60 %, wrong decision 90 %"
+    ) in text
+    assert "wrong count of static evaluations" not in text  # a course's that counts them
+
+    every_tree = published_with(
+        database, course, "scoring: {hidden_share: per_tree, hidden_credit: whole}\n"
+    )
+    text = page_text(client.get(f"/exercises/{every_tree}").get_data(as_text=True))
+    assert "Every tree weighs the same. The hidden trees (8) carry 88.9 % of the score" in text
+    assert "the public trees 11.1 %" in text and "a failed one earns nothing;" in text
+
+    none_hidden = published_with(database, course, "hidden_trees: {count: 0}\n")
+    text = page_text(client.get(f"/exercises/{none_hidden}").get_data(as_text=True))
+    assert "This exercise has no hidden trees: the public trees carry all of your score." in text
 
 
 def test_viewing_an_exercise_again_does_not_read_its_files(
