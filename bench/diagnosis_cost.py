@@ -17,9 +17,12 @@ same objects from round to round, the fresh trees are new. The diagnosis is time
 
 Prints medians of the rounds, wall and CPU of this process (the grading's sandboxed
 children's CPU is not in it), and the ratio to grading without the diagnosis. The issue's
-target: at most a quarter of grading. Then the whole grading as the worker does it
-(``grade`` adds a diagnosis to a report that did not pass), steady, beside the grading
-without it, on the same draw.
+target: at most a quarter of grading. A cold diagnosis happens only in a worker's first
+grading of the exercise, which is a cold grading too (it builds the exercise's hidden-tree
+pool): its ratio is given to a warm grading and to that cold one (``cold grade``: the
+grading with the worker's kept exercise and pool forgotten, without the diagnosis). Then
+the whole grading as the worker does it (``grade`` adds a diagnosis to a report that did
+not pass), steady, beside the grading without it, on the same draw.
 
     .venv/bin/python bench/diagnosis_cost.py [--rounds 7]
 """
@@ -45,10 +48,11 @@ from reference.diagnosis import (  # noqa: E402
 )
 from reference.exercises import load_catalog  # noqa: E402
 from reference.exercises.model import Exercise  # noqa: E402
-from reference.hidden import DEVELOPMENT_KEY, Implementation, load_library  # noqa: E402
+from reference.hidden import DEVELOPMENT_KEY, Implementation, load_library, pools  # noqa: E402
 from reference.observed import Observed  # noqa: E402
 from reference.search import SearchResult  # noqa: E402
 from reference.tree import Tree  # noqa: E402
+from worker import grading as worker_grading  # noqa: E402
 from worker.grading import cases, grade  # noqa: E402
 from worker.harness.local import entry_spec, run_local  # noqa: E402
 
@@ -125,7 +129,10 @@ def main() -> None:
     library = load_library(LIBRARY)
     print(f"medians of {rounds} rounds; ms; ratio = diagnosis / grading (wall)")
     header = f"{'submission':62} {'trees':>5} {'grade wall':>10} {'cpu':>6}"
-    print(f"{header} {'steady':>7} {'cpu':>6} {'ratio':>6} {'cold':>7} {'ratio':>6}  found")
+    print(
+        f"{header} {'steady':>7} {'cpu':>6} {'ratio':>6} {'cold':>7} {'ratio':>6} "
+        f"{'cold grade':>10} {'ratio':>6}  found"
+    )
     wholes: list[tuple[str, float, float]] = []
     for slug, path in SUBMISSIONS:
         exercise = catalog.get(slug)
@@ -143,9 +150,14 @@ def main() -> None:
             graded.append(_timed(partial(grading, draw=draw)))
             whole.append(_timed(partial(grading, draw=draw, diagnose=True)))
             steady.append(_timed(partial(_diagnosis, *draws[index], exercise, library)))
+        first_gradings = []
         for index in range(1, rounds + 1):
             clear_signatures()
             cold.append(_timed(partial(_diagnosis, *draws[index], exercise, library)))
+            worker_grading._prepared.clear()
+            pools._kept.clear()
+            first_gradings.append(_timed(partial(grading, draw=f"bench-{index}")))
+        cold_grade = statistics.median(wall for wall, _ in first_gradings)
         grade_wall = statistics.median(wall for wall, _ in graded)
         grade_cpu = statistics.median(cpu for _, cpu in graded)
         steady_wall = statistics.median(wall for wall, _ in steady)
@@ -168,7 +180,8 @@ def main() -> None:
         print(
             f"{slug + ' ' + path:62} {len(draws[0][1]):5} {grade_wall:10.1f} {grade_cpu:6.1f} "
             f"{steady_wall:7.1f} {steady_cpu:6.1f} {steady_wall / grade_wall:6.3f} "
-            f"{cold_wall:7.1f} {cold_wall / grade_wall:6.3f}  {what}"
+            f"{cold_wall:7.1f} {cold_wall / grade_wall:6.3f} {cold_grade:10.1f} "
+            f"{cold_wall / cold_grade:6.3f}  {what}"
         )
 
     print()

@@ -292,6 +292,9 @@ def diagnose(
     pair = _composed(
         student, trees, exercise, library, kept, order, frozenset(hidden), len(departing)
     )
+    if pair is not None:
+        # Two mistakes explain every tree: no single one is nearer than that.
+        return Diagnosis(trees=len(names), misconceptions=(), composed=pair)
 
     def near_bound(suspect: _Suspect) -> Key:
         return suspect.near_bound(departing)
@@ -307,10 +310,9 @@ def diagnose(
         suspects = [suspect for suspect in suspects if not suspect.excluded]
         suspects.sort(key=lambda suspect: (_descending(near_bound(suspect)), suspect.name))
         suspects = suspects[:NEAREST_AMONG]
-    nearest = _best_first(suspects, compare, near_bound, _Suspect.near_key)
-    nearest = [suspect for suspect in nearest if suspect.closeness + _EPSILON >= NEAR_ENOUGH]
-    found = _diagnosis(nearest, names, frozenset(hidden), _Suspect.near_key, views)
-    return found if pair is None else replace(found, composed=pair)
+    # Only a suspect that can still reach NEAR_ENOUGH is run on another tree.
+    nearest = _best_first(suspects, compare, near_bound, _Suspect.near_key, floor=(NEAR_ENOUGH, 0))
+    return _diagnosis(nearest, names, frozenset(hidden), _Suspect.near_key, views)
 
 
 def _best_first(
@@ -319,16 +321,21 @@ def _best_first(
     bound: Callable[[_Suspect], Key],
     key: Callable[[_Suspect], Key],
     fixed: Key | None = None,
+    floor: Key | None = None,
 ) -> list[_Suspect]:
     """The suspects compared on every tree whose ``key`` is the best (or reaches
-    ``fixed``): the one whose ``bound`` (the best key it can still reach) is highest is
-    compared on its next tree, while that bound can still reach the best key of those
-    compared on every tree so far (or ``fixed``); the others are left as they are."""
+    ``fixed``), and at least ``floor``: the one whose ``bound`` (the best key it can still
+    reach) is highest is compared on its next tree, while that bound can still reach the
+    best key of those compared on every tree so far (or ``fixed``) and ``floor``; the
+    others are left as they are."""
 
     def threshold(done: list[_Suspect]) -> Key | None:
         if fixed is not None:
             return fixed
-        return max((key(suspect) for suspect in done), default=None)
+        best = max((key(suspect) for suspect in done), default=None)
+        if floor is None or (best is not None and _at_least(best, floor)):
+            return best
+        return floor
 
     done = [suspect for suspect in suspects if not suspect.left and not suspect.excluded]
     waiting = [
