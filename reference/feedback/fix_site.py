@@ -79,7 +79,8 @@ def fix_site(
 
     For a bound: the variable the caller passes in the bound's position (``alpha``,
     ``-alpha``, ``depth - 1``), and the first assignment to it in the loop over the
-    children around the call, else that loop. For a value: the variable the called
+    children around the call, else that loop (for the depth, the call itself, where it is
+    counted down). For a value: the variable the called
     function returns, and the first assignment to it in its loop over the children (or
     after it), else that loop. Else, the call's own line."""
     at_call = Fix(line, "call")
@@ -139,6 +140,10 @@ def _fix(
         raise _GiveUp
     if found is not None:
         return Fix(found, "assignment", name)
+    if changed == "depth":
+        # The depth left is counted down where the child is called (``depth - 1``), not by
+        # an update in the loop: a depth that does not change is the call's to fix.
+        return Fix(line, "call", name)
     return Fix(loop.lineno, "loop", name)
 
 

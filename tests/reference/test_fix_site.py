@@ -127,10 +127,10 @@ def max_value(game, state, alpha, beta, depth):
 """
 
 
-def test_a_depth_not_decremented_points_to_the_loop_that_never_changes_it() -> None:
+def test_a_depth_not_decremented_points_to_the_call_that_passes_it_on() -> None:
     source = DEPTH_LIMITED.replace("beta, depth - 1)", "beta, depth)")
     found = fix(source, call_of(source), "depth", "depth-limited-alphabeta")
-    assert found == Fix(line_of(source, "for action"), "loop", "depth")
+    assert found == Fix(call_of(source), "call", "depth")
 
 
 def test_a_depth_counted_down_per_move_points_to_the_line_that_does_it() -> None:
@@ -148,7 +148,7 @@ def test_the_depth_of_a_minimax_is_its_third_argument() -> None:
             return v
         """)
     found = fix(source, call_of(source), "depth", "depth-limited-minimax")
-    assert found == Fix(line_of(source, "for action"), "loop", "depth")
+    assert found == Fix(call_of(source), "call", "depth")
     # A minimax has no window: asked about alpha, the call is all it can tell.
     assert fix(source, call_of(source), "alpha", "depth-limited-minimax").site == "call"
 
