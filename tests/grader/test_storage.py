@@ -49,6 +49,8 @@ DIAGNOSIS: dict[str, Any] = {  # a report's diagnosis, as grading makes one
             "hint": "What does a MAX node learn about its window?",
             "trees_matched": 3,
             "closeness": 1.0,
+            "trees_differing": 3,
+            "trees_alike": 3,
             "evidence": [{"tree": "fig5.2", "matches": True, "agreeing": 12, "steps": 12}],
             "hidden_trees": 2,
             "hidden_matched": 2,
