@@ -360,6 +360,9 @@ class DiagnosisReport(_Model):
     composed: ComposedReport | None = None
     """Two mistakes that, made together, match on every tree (only when no single one
     does)."""
+    cut: bool | None = None
+    """True when the diagnosis's work was spent before it could name anything (it names
+    nothing then, and ``summary`` says so); left out otherwise."""
 
 
 class Report(_Model):

@@ -12,6 +12,12 @@ from dataclasses import dataclass
 from reference.hidden.library import MisconceptionText
 from reference.report import ComposedReport, DiagnosisReport, MisconceptionReport, TreeMatch
 
+CUT = (
+    "This search could not be compared with every known mistake within the diagnosis's "
+    "share of a grading (its trees are large): the first divergence shows where it leaves "
+    "the reference's."
+)
+"""What a diagnosis says when its work was spent before it could name anything."""
 NONE_FITS = (
     "No known mistake fits this search: the first divergence shows where it leaves the reference's."
 )
@@ -152,6 +158,8 @@ class Diagnosis:
     composed: Composed | None = None
     """Two mistakes that, made together, match on every tree (only when no single one
     does)."""
+    cut: bool = False
+    """True when its work was spent before it could name anything (it names nothing)."""
 
     @property
     def exact(self) -> bool:
@@ -160,6 +168,8 @@ class Diagnosis:
 
     def describe(self) -> str:
         """One sentence: the match, or that none matches exactly and the nearest."""
+        if self.cut:
+            return CUT
         if not self.misconceptions:
             if self.composed is not None:
                 return f"No single known misconception matches exactly. {self.composed.describe()}"
@@ -179,4 +189,5 @@ class Diagnosis:
             trees=self.trees,
             misconceptions=[misconception.report() for misconception in self.misconceptions],
             composed=None if self.composed is None else self.composed.report(),
+            cut=True if self.cut else None,
         )

@@ -63,6 +63,16 @@ NEAR_ENOUGH = 0.5
 :func:`reference.diagnosis.compare.departure_share`) a nearest mistake must reach to be
 named; below it, the diagnosis says that no known mistake fits. Measured on the labelled
 set of wrong searches in ``tests/reference/diagnosis_set``."""
+WORK_FLOOR = 20_000
+"""Game calls the library's runs of one diagnosis may make whatever the search (about
+0.1 s of a worker's time): a cold diagnosis of the shipped exercises' searches makes at
+most 8,000 (``bench/diagnosis_cost.py``'s submissions)."""
+WORK_PER_STEP = 2
+"""Beyond the floor, game calls per step of the student's search (its signatures' steps
+over every tree compared): a search of big trees may be diagnosed at a cost in proportion
+to its grading's, never more. Only runs count (a kept signature costs nothing), so a
+worker that has kept more may finish a diagnosis another one stops: the one stopped says
+so and names nothing, which is never wrong."""
 _EPSILON = 1e-9
 """Slack on a sum of shares (sums of the same floats in another order may differ)."""
 
@@ -92,6 +102,22 @@ class TreeSignatures:
         return None if found is None or found[0] != implementation.source else found[1]
 
 
+class OutOfWork(Exception):
+    """The diagnosis's work (:data:`WORK_FLOOR`, :data:`WORK_PER_STEP`) is spent."""
+
+
+@dataclass(slots=True)
+class Work:
+    """The game calls a diagnosis's runs of the library may still make."""
+
+    left: int
+
+    def spend(self, calls: int) -> None:
+        self.left -= calls
+        if self.left < 0:
+            raise OutOfWork
+
+
 _kept: IdentityCache[TreeSignatures] = IdentityCache(SIGNATURE_TREES_KEPT)
 
 
@@ -110,13 +136,21 @@ def tree_signatures(
 
 
 def library_signature(
-    kept: TreeSignatures, exercise: Exercise, tree: Tree, implementation: Implementation
+    kept: TreeSignatures,
+    exercise: Exercise,
+    tree: Tree,
+    implementation: Implementation,
+    work: Work | None = None,
 ) -> Signature:
-    """The signature of ``implementation`` on ``tree``, run in process unless kept."""
+    """The signature of ``implementation`` on ``tree``, run in process unless kept (a run's
+    game calls are spent from ``work``)."""
     found = kept.known(implementation)
     if found is None:
-        found = trusted_signature(run_trusted(implementation.source, exercise, tree))
+        run = run_trusted(implementation.source, exercise, tree)
+        found = trusted_signature(run)
         kept.library[implementation.name] = (implementation.source, found)
+        if work is not None:
+            work.spend(run.calls)
     return found
 
 
@@ -203,6 +237,7 @@ def diagnose(
     hidden: Collection[str] = (),
     references: Mapping[str, SearchResult] | None = None,
     added: Sequence[AddedSuspect] = (),
+    work: int | None = None,
 ) -> Diagnosis | None:
     """The known misconceptions nearest the student's search, or None when the search
     agrees with the reference on every tree (or no tree can be compared).
@@ -218,7 +253,10 @@ def diagnose(
     nearest, by how alike it and the student's search are where either departs from the
     reference, if that reaches :data:`NEAR_ENOUGH` (none otherwise). Suspects whose
     signatures are the same on every tree are named together. Trees named in ``hidden``
-    are counted but their evidence names no node.
+    are counted but their evidence names no node. ``work``: the game calls the library's
+    runs may make (by default :data:`WORK_FLOOR` or :data:`WORK_PER_STEP` per step of the
+    student's search, the more); once they are spent the diagnosis stops, names nothing
+    and says so (:attr:`Diagnosis.cut`).
     """
     names = [name for name in trees if name in student]
     if not names:
@@ -241,6 +279,10 @@ def diagnose(
         return None
     departing = frozenset(name for name, found in departures.items() if not found.matches)
     views = {name: student[name].view for name in names}
+    if work is None:
+        steps = sum(len(student[name].steps) for name in names)
+        work = max(WORK_FLOOR, WORK_PER_STEP * steps)
+    budget = Work(work)
     suspects = [
         _Suspect(
             implementation.name,
@@ -260,7 +302,7 @@ def diagnose(
 
     def compare(suspect: _Suspect, name: str) -> None:
         try:
-            signature = _signature(suspect, exercise, trees[name], kept[name])
+            signature = _signature(suspect, exercise, trees[name], kept[name], budget)
         except NotCompared:
             suspect.excluded = True
             suspect.left.clear()
@@ -275,44 +317,57 @@ def diagnose(
             share = departure_share(departures[name], theirs, found)
         suspect.add(name, found, signature, share)
 
-    # What is known costs nothing: the kept signatures of the library's suspects, the
-    # stored ones of the added suspects (run in the sandbox when they were checked).
-    keys = {name: tree_key(trees[name]) for name in names} if added else {}
-    for suspect in suspects:
-        for name in list(suspect.left):
-            if (suspect.library is not None and kept[name].known(suspect.library) is not None) or (
-                suspect.added is not None and keys[name] in suspect.added.stored
-            ):
-                compare(suspect, name)
-    # First, exact matches only: each suspect is dropped at its first tree that differs.
-    every: Key = (len(names), 0.0)
-    exact = _best_first(suspects, compare, _Suspect.bound, _Suspect.key, fixed=every)
-    if exact:
-        return _diagnosis(exact, names, frozenset(hidden), _Suspect.key, views)
-    pair = _composed(
-        student, trees, exercise, library, kept, order, frozenset(hidden), len(departing)
-    )
-    if pair is not None:
-        # Two mistakes explain every tree: no single one is nearer than that.
-        return Diagnosis(trees=len(names), misconceptions=(), composed=pair)
-
-    def near_bound(suspect: _Suspect) -> Key:
-        return suspect.near_bound(departing)
-
-    # Then the nearest: among the few nearest on the trees met before (the public trees
-    # and the pool's catchers, whose signatures are kept) when there are such trees.
-    met = [name for name in order if name in seen]
-    if met:
+    try:
+        # What is known costs nothing: the kept signatures of the library's suspects, the
+        # stored ones of the added suspects (run in the sandbox when they were checked).
+        keys = {name: tree_key(trees[name]) for name in names} if added else {}
         for suspect in suspects:
-            for name in met:
-                if name in suspect.left:
+            for name in list(suspect.left):
+                if (
+                    suspect.library is not None and kept[name].known(suspect.library) is not None
+                ) or (suspect.added is not None and keys[name] in suspect.added.stored):
                     compare(suspect, name)
-        suspects = [suspect for suspect in suspects if not suspect.excluded]
-        suspects.sort(key=lambda suspect: (_descending(near_bound(suspect)), suspect.name))
-        suspects = suspects[:NEAREST_AMONG]
-    # Only a suspect that can still reach NEAR_ENOUGH is run on another tree.
-    nearest = _best_first(suspects, compare, near_bound, _Suspect.near_key, floor=(NEAR_ENOUGH, 0))
-    return _diagnosis(nearest, names, frozenset(hidden), _Suspect.near_key, views)
+        # First, exact matches only: each suspect is dropped at its first tree that differs.
+        every: Key = (len(names), 0.0)
+        exact = _best_first(suspects, compare, _Suspect.bound, _Suspect.key, fixed=every)
+        if exact:
+            return _diagnosis(exact, names, frozenset(hidden), _Suspect.key, views)
+        pair = _composed(
+            student,
+            trees,
+            exercise,
+            library,
+            kept,
+            order,
+            frozenset(hidden),
+            len(departing),
+            budget,
+        )
+        if pair is not None:
+            # Two mistakes explain every tree: no single one is nearer than that.
+            return Diagnosis(trees=len(names), misconceptions=(), composed=pair)
+
+        def near_bound(suspect: _Suspect) -> Key:
+            return suspect.near_bound(departing)
+
+        # Then the nearest: among the few nearest on the trees met before (the public trees
+        # and the pool's catchers, whose signatures are kept) when there are such trees.
+        met = [name for name in order if name in seen]
+        if met:
+            for suspect in suspects:
+                for name in met:
+                    if name in suspect.left:
+                        compare(suspect, name)
+            suspects = [suspect for suspect in suspects if not suspect.excluded]
+            suspects.sort(key=lambda suspect: (_descending(near_bound(suspect)), suspect.name))
+            suspects = suspects[:NEAREST_AMONG]
+        # Only a suspect that can still reach NEAR_ENOUGH is run on another tree.
+        nearest = _best_first(
+            suspects, compare, near_bound, _Suspect.near_key, floor=(NEAR_ENOUGH, 0)
+        )
+        return _diagnosis(nearest, names, frozenset(hidden), _Suspect.near_key, views)
+    except OutOfWork:
+        return Diagnosis(trees=len(names), misconceptions=(), cut=True)
 
 
 def _best_first(
@@ -369,6 +424,7 @@ def _composed(
     order: list[str],
     hidden: frozenset[str],
     departing: int,
+    work: Work,
 ) -> Composed | None:
     """Two of the library's mistakes that, made in one search, search every tree as the
     student's did (the first such pair by name), or None. Each pair is compared on the
@@ -388,7 +444,7 @@ def _composed(
         ordered = sorted(order, key=lambda name: kept[name].known(implementation) is None)
         agreements: dict[str, Agreement] = {}
         for name in ordered:
-            signature = library_signature(kept[name], exercise, trees[name], implementation)
+            signature = library_signature(kept[name], exercise, trees[name], implementation, work)
             found = agreement(student[name], signature, on_equality)
             if not found.matches:
                 break
@@ -462,10 +518,10 @@ def _at_least(key: Key, threshold: Key | None) -> bool:
 
 
 def _signature(
-    suspect: _Suspect, exercise: Exercise, tree: Tree, kept: TreeSignatures
+    suspect: _Suspect, exercise: Exercise, tree: Tree, kept: TreeSignatures, work: Work
 ) -> Signature | None:
     if suspect.library is not None:
-        return library_signature(kept, exercise, tree, suspect.library)
+        return library_signature(kept, exercise, tree, suspect.library, work)
     assert suspect.added is not None
     return suspect.added.signature(tree)
 
