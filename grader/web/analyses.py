@@ -16,6 +16,7 @@ from grader.models import AnalysisState, Course, Exercise, ExerciseVersion, Role
 from grader.services import analyses, authoring
 from grader.services.exercise_store import outline_version
 from grader.web.context import db_session, queue, role_required, settings, taught_exercise
+from grader.web.score_rules import score_rules
 from grader.web.treesvg import NodeMark
 from grader.web.treesvg import stored_tree_svg as draw
 from reference.problems import FileProblems
@@ -108,6 +109,7 @@ def preview_page(exercise: Exercise, version: ExerciseVersion) -> tuple[str, int
         outline=outline,
         conventions=authoring.conventions(outline.rules.options),
         entry_text=entry_text(outline.rules),
+        score_rules=score_rules(outline),
         analysis=row,
         running=running,
         refresh=REFRESH_SECONDS if running else None,

@@ -84,14 +84,7 @@ def conventions(model: ExerciseModel) -> list[tuple[str, str]]:
             f"{limits.memory_mb} MB of memory",
         )
     )
-    scoring = model.scoring
-    rows.append(
-        (
-            "Scoring per tree",
-            f"root value {scoring.value}, decision {scoring.decision}, "
-            f"nodes {scoring.nodes} (out of {scoring.total})",
-        )
-    )
+    # How the score is made has a section of its own (student/_scoring.html).
     return rows
 
 

@@ -56,6 +56,9 @@ def test_an_uploaded_folder_is_a_draft_with_a_preview_until_published(
     assert 'data-implementation="alphabeta/wrong_no_pruning"' in page
     assert "hidden-1" in page
     assert "All 18 wrong implementations fail at least one hidden tree" in page
+    # How a student's score is made, as students will read it before their first attempt.
+    assert "How a student's score is made (as students read it)" in page
+    assert "Each public tree: 30 points for the root's value" in page
 
     stepped = client.get(response.headers["Location"] + "?tree=fig5.2&step=2")
     page = html.unescape(stepped.get_data(as_text=True))
