@@ -263,10 +263,11 @@ def diagnose(
         return None
     on_equality = exercise.options.prune_on_equality
     given = references or {}
-    # Trees met before (the public trees, the pool's catchers) first, then the smallest: a
-    # signature run there is kept for the next grading; a fresh tree is met once.
+    # The public trees first (every grading meets them), then the others met before (the
+    # pool's catchers), then the smallest: a signature run there is kept for the next
+    # grading; a fresh tree is met once.
     seen = {name for name in names if (trees[name], exercise) in _kept}
-    order = sorted(names, key=lambda name: (name not in seen, len(trees[name])))
+    order = sorted(names, key=lambda name: (name in hidden, name not in seen, len(trees[name])))
     # The reference first: a correct search costs no run of the library.
     kept = {name: tree_signatures(exercise, trees[name], given.get(name)) for name in names}
     references_seen = {
