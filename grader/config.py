@@ -96,6 +96,10 @@ class Settings:
     one). Set it only when the web app cannot be reached but through those proxies."""
     session_hours: int = 12
     """How long a sign-in lasts without being used again."""
+    password_hash: str = "scrypt"
+    """How passwords are hashed (a method of ``werkzeug.security.generate_password_hash``:
+    ``scrypt``, about 0.16 s of a core per sign-in, or ``scrypt:N:r:p``, ``pbkdf2:sha256:I``).
+    A stored hash names its own method, so a change applies as passwords are set again."""
     login_limits: str = "5 per minute;30 per hour"
     """Failed sign-ins allowed per account, and per client address for failures that name
     no account (Flask-Limiter notation; see ``grader.web.sign_in_throttle``); also the
@@ -224,6 +228,7 @@ class Settings:
             trusted_hosts=_names(get("TRUSTED_HOSTS", "")),
             proxy_hops=int(get("PROXY_HOPS", d.proxy_hops)),
             session_hours=int(get("SESSION_HOURS", d.session_hours)),
+            password_hash=get("PASSWORD_HASH", d.password_hash),
             login_limits=get("LOGIN_LIMITS", d.login_limits),
             login_address_limits=get("LOGIN_ADDRESS_LIMITS", d.login_address_limits),
             integration_limits=get("INTEGRATION_LIMITS", d.integration_limits),

@@ -41,12 +41,11 @@ def users() -> None:
 @click.password_option(envvar="GRADER_ADMIN_PASSWORD")
 def create_admin(email: str, name: str, password: str) -> None:
     """Create an administrator account (or make an existing account one)."""
-    from werkzeug.security import generate_password_hash
-
-    from grader.services import identities
+    from grader.services import identities, passwords
 
     email = identities.normalise_email(email)
-    database = Database.from_settings(Settings.from_env())
+    settings = Settings.from_env()
+    database = Database.from_settings(settings)
     with database.session() as session:
         user = identities.find_by_email(session, email)
         if user is None:
@@ -55,7 +54,7 @@ def create_admin(email: str, name: str, password: str) -> None:
         # A new role and password end every session the account had.
         identities.bump_sessions(user)
         user.role = Role.ADMIN
-        user.password_hash = generate_password_hash(password)
+        user.password_hash = passwords.hash_password(settings, password)
     click.echo(f"administrator {email} is ready")
 
 
@@ -112,7 +111,7 @@ def demo() -> None:
 
     Passwords are generated once and kept in the instance folder's demo-accounts.txt.
     """
-    from werkzeug.security import generate_password_hash
+    from grader.services import passwords
 
     settings = Settings.from_env()
     database = Database.from_settings(settings)
@@ -135,7 +134,7 @@ def demo() -> None:
                     user = User(email=email, name=name, role=role)
                     session.add(user)
                     session.flush()
-                user.password_hash = generate_password_hash(known[email])
+                user.password_hash = passwords.hash_password(settings, known[email])
             member = session.scalar(
                 select(Membership).where(
                     Membership.user_id == user.id, Membership.course_id == course.id

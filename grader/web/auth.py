@@ -25,13 +25,12 @@ from flask_login import current_user, login_required, login_user, logout_user
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 from wtforms import EmailField, PasswordField, StringField
 from wtforms.validators import DataRequired, Email, EqualTo, Length, Optional
 
 from grader.models import Course, Membership, Role, User
-from grader.services import identities, join_codes, mail
+from grader.services import identities, join_codes, mail, passwords
 from grader.web import limits, sign_in_throttle
 from grader.web.context import db_session, settings
 from grader.web.links import external_url
@@ -39,10 +38,6 @@ from grader.web.links import external_url
 blueprint = Blueprint("auth", __name__)
 blueprint.register_error_handler(RateLimitExceeded, limits.too_many_messages)
 blueprint.register_error_handler(sign_in_throttle.Throttled, sign_in_throttle.too_many)
-
-_DUMMY_HASH = generate_password_hash("not a password of anyone")
-"""Checked against when no account has the address, so that a wrong address takes as long
-as a wrong password."""
 
 
 def _stripped(value: object) -> object:
@@ -81,7 +76,7 @@ class JoinForm(FlaskForm):
 
 
 def hash_password(password: str) -> str:
-    return generate_password_hash(password)
+    return passwords.hash_password(settings(), password)
 
 
 def find_user(email: str) -> User | None:
@@ -89,11 +84,9 @@ def find_user(email: str) -> User | None:
 
 
 def password_matches(user: User | None, password: str) -> bool:
-    """Whether ``user`` signs in with ``password`` (accounts without one never do)."""
-    if user is None or not user.password_hash:
-        check_password_hash(_DUMMY_HASH, password)
-        return False
-    return check_password_hash(user.password_hash, password)
+    """Whether ``user`` signs in with ``password`` (accounts without one never do; a wrong
+    address takes as long as a wrong password)."""
+    return passwords.matches(settings(), None if user is None else user.password_hash, password)
 
 
 def sign_in(user: User) -> None:

@@ -156,6 +156,7 @@ class Worker:
             GRADER_WORKER_GONE_SECONDS=str(s.worker_gone_seconds),
             GRADER_MAX_RUN_ATTEMPTS=str(s.max_run_attempts),
             GRADER_EXERCISES_DIR=str(s.exercises_dir),
+            GRADER_PASSWORD_HASH=s.password_hash,
             PYTHONPATH=str(ROOT),
         )
         env.update(self.extra_env)

@@ -19,6 +19,7 @@ from grader.db import Database
 from grader.models import Course, Membership, User
 from grader.web import create_app
 from tests.chromium import ARTIFACTS, WebDriverWait, chromium
+from tests.grader.conftest import TEST_PASSWORD_HASH
 from tests.integration.conftest import ROOT, SharedWorkers, exercise_of
 from tests.servers import running
 
@@ -45,7 +46,8 @@ def site(
     email = f"browser-{tmp_path.name}@example.edu"
     with database.session() as session:
         user = User(email=email, name="Browser Student",
-                    password_hash=generate_password_hash(PASSWORD))  # fmt: skip
+                    password_hash=generate_password_hash(
+                        PASSWORD, method=TEST_PASSWORD_HASH))  # fmt: skip
         session.add(user)
         session.flush()
         session.add(Membership(user_id=user.id, course_id=pg_course.id))

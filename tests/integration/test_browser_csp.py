@@ -24,6 +24,7 @@ from grader.models import Course, ExerciseVersion, Membership, Role, User
 from grader.models.integrations import Delivery, DeliveryKind, DeliveryState
 from grader.web.security import CSP
 from tests.chromium import WebDriverWait, chromium
+from tests.grader.conftest import TEST_PASSWORD_HASH
 from tests.integration.test_browser import (
     ARTIFACTS,
     LIBRARY,
@@ -119,7 +120,8 @@ def add_account(database: Database, course: Course, role: str) -> str:
     email = f"csp-{role}-{time.monotonic_ns()}@example.edu"
     with database.session() as session:
         user = User(email=email, name=f"CSP {role}", role=role,
-                    password_hash=generate_password_hash(PASSWORD))  # fmt: skip
+                    password_hash=generate_password_hash(
+                        PASSWORD, method=TEST_PASSWORD_HASH))  # fmt: skip
         session.add(user)
         session.flush()
         member = Role.STUDENT if role == Role.STUDENT else Role.INSTRUCTOR

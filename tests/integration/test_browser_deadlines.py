@@ -31,6 +31,7 @@ from grader.models.base import aware
 from grader.services.exercise_store import import_library
 from grader.web import create_app
 from tests.chromium import WebDriverWait, axe_violations, chromium, screenshot, served, sign_in
+from tests.grader.conftest import TEST_PASSWORD_HASH
 from tests.integration.conftest import ROOT, SharedWorkers, exercise_of
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser]
@@ -71,7 +72,7 @@ def site(shared_workers: SharedWorkers, tmp_path: Path) -> Iterator[Site]:
                 email=email,
                 name=name,
                 role=Role.INSTRUCTOR if role == "instructor" else Role.STUDENT,
-                password_hash=generate_password_hash(PASSWORD),
+                password_hash=generate_password_hash(PASSWORD, method=TEST_PASSWORD_HASH),
             )
             session.add(user)
             session.flush()

@@ -20,6 +20,7 @@ from grader.db import Database
 from grader.models import Course, LmsSubmission, Membership, Role, User
 from grader.web import create_app
 from tests.chromium import WebDriverWait, chromium, screenshot, served, sign_in
+from tests.grader.conftest import TEST_PASSWORD_HASH
 from tests.grader.lms.test_callbacks import Receiver, make_integration, new_secret
 from tests.integration.conftest import ROOT, SharedWorkers, exercise_of
 
@@ -33,7 +34,10 @@ def _account(database: Database, course: Course, name: str, role: str) -> str:
     email = f"{name.split()[0].lower()}-{time.monotonic_ns()}@example.edu"
     with database.session() as session:
         user = User(
-            email=email, name=name, role=role, password_hash=generate_password_hash(PASSWORD)
+            email=email,
+            name=name,
+            role=role,
+            password_hash=generate_password_hash(PASSWORD, method=TEST_PASSWORD_HASH),
         )
         session.add(user)
         session.flush()
