@@ -55,9 +55,10 @@ equivalent to it). When some match on every tree, only those are named. Naming m
 one costs: each named one must be run on every tree."""
 NEAREST_AMONG = 3
 """When no known mistake matches exactly, the nearest is looked for among this many, the
-nearest on the trees met before (the public trees and the pool's catchers, whose
-signatures are kept); the others are not run on the fresh trees. With no tree met
-before, among all."""
+nearest on what is known of them without running them again (their signatures kept on
+the trees met before: the public trees and the pool's catchers) and on the trees the
+search for an exact match ran them on; the others are not run on more trees. With no
+tree met before, among all."""
 NEAR_ENOUGH = 0.5
 """The closeness (where either search departs from the reference, see
 :func:`reference.diagnosis.compare.departure_share`) a nearest mistake must reach to be
@@ -351,14 +352,10 @@ def diagnose(
         def near_bound(suspect: _Suspect) -> Key:
             return suspect.near_bound(departing)
 
-        # Then the nearest: among the few nearest on the trees met before (the public trees
-        # and the pool's catchers, whose signatures are kept) when there are such trees.
-        met = [name for name in order if name in seen]
-        if met:
-            for suspect in suspects:
-                for name in met:
-                    if name in suspect.left:
-                        compare(suspect, name)
+        # Then the nearest: among the few nearest on what is known of them so far (the
+        # trees met before whose signatures are kept, compared above, and the trees the
+        # search for an exact match ran them on) when some tree was met before.
+        if seen:
             suspects = [suspect for suspect in suspects if not suspect.excluded]
             suspects.sort(key=lambda suspect: (_descending(near_bound(suspect)), suspect.name))
             suspects = suspects[:NEAREST_AMONG]

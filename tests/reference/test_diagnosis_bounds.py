@@ -239,6 +239,12 @@ def test_with_trees_met_before_the_nearest_is_the_best_of_the_nearest_there(
     met = {name: trees[name] for name in ("fig5.2", "hidden-0")}
     clear_signatures()
     diagnose({name: student[name] for name in met}, met, found, library())  # met before
+    for tree in met.values():  # every suspect's signature kept there
+        for implementation in library():
+            if implementation.is_wrong_for(found):
+                matching.library_signature(
+                    matching.tree_signatures(found, tree), found, tree, implementation
+                )
     diagnosis = diagnose(student, trees, found, library())
     assert diagnosis is not None and not diagnosis.exact
     on_equality = found.options.prune_on_equality
