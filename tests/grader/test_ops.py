@@ -41,6 +41,7 @@ from grader.models import (
 )
 from grader.services.workers import record
 from grader.web import create_app, ops
+from tests.processes import end_with_test
 
 DEAD_DATABASE = "postgresql+psycopg://127.0.0.1:1/x"
 DEAD_REDIS = "redis://127.0.0.1:1/0"
@@ -478,7 +479,7 @@ def test_readyz_is_503_while_redis_refuses_writes(tmp_path: Path) -> None:
     server = subprocess.Popen(
         ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
          "--appendonly", "no", "--maxmemory-policy", "noeviction"],
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, preexec_fn=end_with_test,
     )  # fmt: skip
     try:
         client = redis.Redis(port=port)

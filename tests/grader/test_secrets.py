@@ -20,6 +20,7 @@ from grader.cli import main
 from grader.config import MAKE_KEY, PUBLIC_URL_EXAMPLE, ConfigError, Settings
 from grader.web import create_app
 from reference.hidden import DEVELOPMENT_KEY
+from tests.processes import end_with_test
 
 ROOT = Path(__file__).resolve().parents[2]
 STRONG = secrets.token_hex(32)
@@ -129,7 +130,7 @@ def start_worker(tmp_path: Path, key: str | None) -> tuple[subprocess.Popen[byte
     with log.open("wb") as out:
         process = subprocess.Popen(
             command, cwd=ROOT, env=production(tmp_path, key), stdout=out,
-            stderr=subprocess.STDOUT, start_new_session=True,
+            stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=end_with_test,
         )  # fmt: skip
     return process, log
 

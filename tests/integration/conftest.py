@@ -42,6 +42,7 @@ from grader.services.broker_epoch import broker_name
 from grader.services.exercise_store import import_library
 from grader.services.queue import Queue
 from grader.services.tasks import QUEUES
+from tests.processes import end_with_test
 from tests.worker.added_sources import MIN_NEVER_PRUNES
 from tests.worker.added_sources import SLUG as ADDED_SLUG
 
@@ -174,7 +175,7 @@ class Worker:
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 command, cwd=ROOT, env=self.env(), stdout=log, stderr=subprocess.STDOUT,
-                start_new_session=True,
+                start_new_session=True, preexec_fn=end_with_test,
             )  # fmt: skip
         return self
 
@@ -258,7 +259,7 @@ def gunicorn(tmp_path: Path) -> Iterator[Gunicorn]:
         with log.open("ab") as out:
             process = subprocess.Popen(
                 command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                start_new_session=True,
+                start_new_session=True, preexec_fn=end_with_test,
             )  # fmt: skip
         started.append(process)
         base = f"http://127.0.0.1:{port}"

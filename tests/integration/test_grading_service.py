@@ -32,6 +32,7 @@ from tests.integration.conftest import (
     service_settings,
     wait_until_graded,
 )
+from tests.processes import end_with_test
 
 LIBRARY = Path(__file__).resolve().parents[2] / "exercises" / "implementations" / "alphabeta"
 CORRECT = (LIBRARY / "correct_fail_hard.py").read_text()
@@ -211,7 +212,7 @@ def test_runs_queued_while_redis_is_down_are_all_graded(
         process = subprocess.Popen(
             ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
              "--appendonly", "no"],
-            stdout=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, preexec_fn=end_with_test,
         )  # fmt: skip
         client = redis.Redis(port=port)
         for _ in range(100):

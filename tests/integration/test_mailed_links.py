@@ -21,6 +21,7 @@ from grader.config import PUBLIC_URL_EXAMPLE
 from grader.db import Database
 from tests.grader.conftest import add_user
 from tests.integration.conftest import ROOT, Gunicorn, free_port
+from tests.processes import end_with_test
 from tests.smtp import Recorder, serving
 
 pytestmark = pytest.mark.integration
@@ -115,7 +116,7 @@ def test_the_web_app_does_not_start_in_production_without_a_public_url(
     ]  # fmt: skip
     refused = subprocess.Popen(
         command, cwd=ROOT, env=production(tmp_path, pg_url), stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True, start_new_session=True,
+        stderr=subprocess.STDOUT, text=True, start_new_session=True, preexec_fn=end_with_test,
     )  # fmt: skip
     try:
         output, _ = refused.communicate(timeout=30)
