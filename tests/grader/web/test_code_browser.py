@@ -34,6 +34,8 @@ CALL_LINE = next(
 )
 """The line of MAX-VALUE's call of MIN-VALUE, where the first divergence comes from (the
 file's header grows as the library documents it: the line is read, not written here)."""
+FIX_LINE = CALL_LINE - 1
+"""MAX-VALUE's loop over the children, just above the call: nothing in it raises alpha."""
 
 
 @pytest.fixture
@@ -103,8 +105,13 @@ def test_on_a_wide_screen_the_code_stays_beside_the_feedback(
     assert panel["left"] >= feedback["right"], (panel, feedback)
     # The listing scrolls inside its panel: line 100 is out of view at first.
     assert not _line_in_panel(browser, 100)
-    # The divergence's link brings the calling line into view, marked.
-    link = browser.find_element(By.CSS_SELECTOR, ".divergence-box a.line-link")
+    # The divergence's links: first the line where the fix belongs (the loop over the
+    # children, where nothing raises alpha), marked too, then the calling line.
+    fix, link = browser.find_elements(By.CSS_SELECTOR, ".divergence-box a.line-link")
+    assert (fix.get_attribute("href") or "").endswith(f"#line-{FIX_LINE}")
+    marked = browser.find_element(By.ID, f"line-{FIX_LINE}").get_attribute("class") or ""
+    assert "mark-fix" in marked.split()
+    # The call's link brings the calling line into view, marked.
     assert (link.get_attribute("href") or "").endswith(f"#line-{CALL_LINE}")
     link.click()
     WebDriverWait(browser, 5).until(lambda driver: _line_in_panel(driver, CALL_LINE))
