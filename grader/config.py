@@ -69,6 +69,9 @@ class Settings:
     """How often a worker reports that it is alive."""
     worker_gone_seconds: int = 40
     """A worker silent this long is gone: the reaper takes back the runs it held."""
+    unsent_grace_seconds: int = 30
+    """A queued run whose task never reached the broker (it was down, or lost the message)
+    is sent again by the reaper after this long."""
     max_run_attempts: int = 3
     """Claims on a run (tasks that start grading it) before it ends as internal_error."""
     node_rows_limit: int = 20000
@@ -221,6 +224,7 @@ class Settings:
             reaper_interval_seconds=int(get("REAPER_INTERVAL_SECONDS", d.reaper_interval_seconds)),
             heartbeat_seconds=float(get("HEARTBEAT_SECONDS", d.heartbeat_seconds)),
             worker_gone_seconds=int(get("WORKER_GONE_SECONDS", d.worker_gone_seconds)),
+            unsent_grace_seconds=int(get("UNSENT_GRACE_SECONDS", d.unsent_grace_seconds)),
             max_run_attempts=int(get("MAX_RUN_ATTEMPTS", d.max_run_attempts)),
             node_rows_limit=int(get("NODE_ROWS_LIMIT", d.node_rows_limit)),
             callbacks_allow_private=get("CALLBACKS_ALLOW_PRIVATE", "").lower() in _TRUE,

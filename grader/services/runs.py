@@ -38,9 +38,6 @@ from grader.services.unit_of_work import Dispatcher
 from reference.report import Report, RunVerdict
 from reference.safe_json import safe_text
 
-UNSENT_GRACE = timedelta(seconds=30)
-"""A queued run whose task never reached the broker is re-sent after this long."""
-
 
 def queue_position(session: Session, run: GradingRun) -> int | None:
     """1 for the next run to be graded; None when ``run`` is not queued."""
@@ -251,9 +248,9 @@ def mark_sent(session: Session, run_id: int, task_id: str) -> None:
 
 def stuck_runs(session: Session, settings: Settings, now: datetime | None = None) -> list[int]:
     """Runs to send again, put back in the queue (the reaper sends them after the commit):
-    never sent; running on a worker that stopped reporting (its heartbeat is older than
-    ``worker_gone_seconds``: killed, or its machine lost); or, the last resort, queued or
-    running past ``run_timeout_seconds``.
+    never sent (for ``unsent_grace_seconds``); running on a worker that stopped reporting
+    (its heartbeat is older than ``worker_gone_seconds``: killed, or its machine lost); or,
+    the last resort, queued or running past ``run_timeout_seconds``.
 
     A queued run's time is counted from when it was last queued (its first ``queued_at``
     is kept for the queue-wait figures)."""
@@ -261,6 +258,7 @@ def stuck_runs(session: Session, settings: Settings, now: datetime | None = None
     timeout = now - timedelta(seconds=settings.run_timeout_seconds)
     last_queued = func.coalesce(GradingRun.requeued_at, GradingRun.queued_at)
     gone = workers.gone(now - timedelta(seconds=settings.worker_gone_seconds))
+    unsent_before = now - timedelta(seconds=settings.unsent_grace_seconds)
     runs = session.scalars(
         select(GradingRun)
         .where(
@@ -268,7 +266,7 @@ def stuck_runs(session: Session, settings: Settings, now: datetime | None = None
                 (GradingRun.state == RunState.QUEUED)
                 & (
                     (last_queued < timeout)
-                    | (GradingRun.task_id.is_(None) & (last_queued < now - UNSENT_GRACE))
+                    | (GradingRun.task_id.is_(None) & (last_queued < unsent_before))
                 ),
                 (GradingRun.state == RunState.RUNNING)
                 & ((GradingRun.started_at < timeout) | GradingRun.worker.in_(gone)),

@@ -155,6 +155,7 @@ class Worker:
             GRADER_REAPER_INTERVAL_SECONDS=str(s.reaper_interval_seconds),
             GRADER_HEARTBEAT_SECONDS=str(s.heartbeat_seconds),
             GRADER_WORKER_GONE_SECONDS=str(s.worker_gone_seconds),
+            GRADER_UNSENT_GRACE_SECONDS=str(s.unsent_grace_seconds),
             GRADER_MAX_RUN_ATTEMPTS=str(s.max_run_attempts),
             GRADER_EXERCISES_DIR=str(s.exercises_dir),
             GRADER_PASSWORD_HASH=s.password_hash,
