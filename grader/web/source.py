@@ -60,7 +60,9 @@ class Mark:
     note: str
 
 
+@functools.cache
 def _css_class(token: _TokenType) -> str | None:
+    """The class of a token kind (kept: a listing asks it once per token, of a few kinds)."""
     for kind, name in _CLASSES:
         if token in kind:
             return name
