@@ -182,12 +182,15 @@ def _replays_lined_up(slug: str, *, every: bool) -> int:
     for implementation in LIBRARY:
         if not (implementation.written_for(exercise) and implementation.is_wrong_for(exercise)):
             continue
+        # Only public trees have replays; the diagnosis adds nothing to them.
         report = grade(
             exercise,
             implementation.source,
             implementation.path.name,
             key=DEVELOPMENT_KEY,
             exercises_dir=EXERCISES,
+            public_only=True,
+            diagnose=False,
         )
         for found in report.cases:
             data = replay_data(found)
