@@ -4,8 +4,9 @@
 #
 # pytest runs twice, at the same time:
 #   - the tests of the real services (PostgreSQL, Redis, Celery worker processes, gunicorn,
-#     Chromium; marked `integration`), in the background from the start: they mostly wait
-#     on those processes, on Redis databases of their own (three below the others'); their
+#     Chromium; marked `integration`), in the background from the start, in two processes
+#     (one test file each at a time): they mostly wait on those processes, each process on
+#     Redis databases of its own (three below the others', three more for the second); their
 #     report is printed at the end;
 #   - beside them, niced so that the services' processes come first, every other test in
 #     two processes (pytest-xdist): the engine's, the web app's, the sandbox's (whose
@@ -38,7 +39,8 @@ scripts/lint.sh
 # Both runs run to the end even when the other fails, so that one report shows every failure.
 status=0
 services_log="$(mktemp)"
-# The service tests' Redis databases: three below the others' (15, 14, 13 -> 12, 11, 10).
+# The service tests' Redis databases: three below the others' (15, 14, 13 -> 12, 11, 10;
+# their second process 9, 8, 7: tests/integration/conftest.py).
 services_redis="${GRADER_TEST_REDIS_URL:-}"
 if [ -n "$services_redis" ]; then
   redis_db="${services_redis##*/}"
@@ -49,7 +51,7 @@ if [ -n "$services_redis" ]; then
   fi
 fi
 GRADER_TEST_REDIS_URL="$services_redis" .venv/bin/pytest -p no:cacheprovider -m integration \
-  tests >"$services_log" 2>&1 &
+  -n 2 --dist loadfile tests >"$services_log" 2>&1 &
 services=$!
 nice -n 5 .venv/bin/pytest -n 2 -m "not integration" \
   tests/reference tests/grader tests/worker tests/test_*.py || status=1

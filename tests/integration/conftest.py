@@ -97,9 +97,18 @@ def pg_url() -> Iterator[str]:
     admin.dispose()
 
 
+REDIS_PER_PROCESS = 3
+"""Redis databases one test process uses (its own, the shared workers' and ``own_redis``'s):
+the second process of a parallel run (pytest-xdist's ``gw1``) takes the three below the
+first's, and so on."""
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> str:
     url = os.environ.get("GRADER_TEST_REDIS_URL") or DEFAULT_REDIS
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    if worker.isdigit() and int(worker):
+        url = make_url_with_db(url, db_below(url, REDIS_PER_PROCESS * int(worker)))
     try:
         redis.Redis.from_url(url).ping()
     except redis.RedisError as error:  # pragma: no cover
