@@ -57,7 +57,9 @@ def test_an_instructor_reads_a_students_work_and_sets_their_grade(
     student = _account(database, pg_course, "Rosa Roster", Role.STUDENT)
     teacher = _account(database, pg_course, "Ian Instructor", Role.INSTRUCTOR)
     exercise = exercise_of(database, pg_course, "aima-fig5.2-alphabeta")
-    wait = 90
+    # Seconds for the grading and the version's drawings: its analysis may queue behind the
+    # other exercises' of the course on a busy machine.
+    wait = 240
     try:
         with served(create_app(settings, database)) as base, chromium(1280, 900) as driver:
             # The student submits a search that never prunes, through the page.
@@ -67,6 +69,10 @@ def test_an_instructor_reads_a_students_work_and_sets_their_grade(
             driver.find_element(By.CSS_SELECTOR, "form[enctype] button[type=submit]").click()
             WebDriverWait(driver, wait).until(
                 expected_conditions.presence_of_element_located((By.ID, "feedback"))
+            )
+            # Graded (the page updates itself), not only waiting for its worker.
+            WebDriverWait(driver, wait).until(
+                expected_conditions.text_to_be_present_in_element((By.TAG_NAME, "body"), "Graded")
             )
             submission_url = driver.current_url
             driver.delete_all_cookies()
