@@ -53,7 +53,7 @@ fi
 GRADER_TEST_REDIS_URL="$services_redis" .venv/bin/pytest -p no:cacheprovider -m integration \
   -n 2 --dist loadfile tests >"$services_log" 2>&1 &
 services=$!
-nice -n 5 .venv/bin/pytest -n 2 -m "not integration" \
+nice -n 5 .venv/bin/pytest -n 2 --dist worksteal -m "not integration" \
   tests/reference tests/grader tests/worker tests/test_*.py || status=1
 wait "$services" || status=1
 echo "--- the service tests (run beside the others, from the start) ---"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import pytest
@@ -21,41 +20,19 @@ from reference.diagnosis import (
 from reference.diagnosis.findings import NONE_FITS
 from reference.diagnosis.stored import tree_key
 from reference.diagnosis.suspects import AddedSuspect, NotCompared
-from reference.exercises import load_catalog
 from reference.exercises.model import Exercise
-from reference.hidden import DEVELOPMENT_KEY, load_library
-from reference.hidden.generate import candidate_tree
 from reference.hidden.library import Implementation, MisconceptionText
 from reference.hidden.trusted import run_trusted
 from reference.tree import Kind, Tree
+from tests.reference.diagnosis_set import exercise, library, trees_of
 from tests.strategies import examples, game_trees
 from worker.harness.local import entry_spec, run_local
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = Path(__file__).resolve().parent / "sources"
-EXERCISES = ROOT / "exercises"
 SLUGS = ("aima-fig5.2-alphabeta", "aima-fig5.2-minimax", "grundy-7-negamax", "expectimax-dice")
-GENERATED = 6
-"""Hidden-tree candidates added to each exercise's public trees."""
-
-
-@cache
-def exercise(slug: str) -> Exercise:
-    return load_catalog(EXERCISES).get(slug)
-
-
-@cache
-def library() -> tuple[Implementation, ...]:
-    return tuple(load_library(EXERCISES / "implementations"))
-
-
-@cache
-def trees_of(slug: str) -> dict[str, Tree]:
-    found = exercise(slug)
-    trees = {entry.name: entry.tree for entry in found.trees}
-    for index in range(GENERATED):
-        trees[f"hidden-{index}"] = candidate_tree(found, DEVELOPMENT_KEY, index)
-    return trees
+# The shipped exercises, the library and each exercise's trees (its public ones and the
+# first GENERATED hidden-tree candidates), kept once for every diagnosis test.
 
 
 def as_student(source: str, found: Exercise, trees: dict[str, Tree]) -> dict[str, Signature]:
