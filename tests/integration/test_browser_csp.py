@@ -214,7 +214,7 @@ def test_no_page_violates_the_content_security_policy(
     tour.visit("teach-preview", f"/teach/exercises/{exercise_id}/versions/{version}")
     # The version's analysis may still be running on a busy machine: the page updates
     # itself when it is done, and then shows the reference trace's stepper.
-    WebDriverWait(driver, 120).until(
+    WebDriverWait(driver, 300).until(
         expected_conditions.presence_of_element_located((By.CSS_SELECTOR, "nav.stepper .next"))
     )
     driver.find_element(By.CSS_SELECTOR, "nav.stepper .next").click()
