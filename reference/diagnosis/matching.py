@@ -268,7 +268,10 @@ def diagnose(
     # pool's catchers), then the smallest: a signature run there is kept for the next
     # grading; a fresh tree is met once.
     seen = {name for name in names if (trees[name], exercise) in _kept}
-    order = sorted(names, key=lambda name: (name in hidden, name not in seen, len(trees[name])))
+    hidden_trees = frozenset(hidden)
+    order = sorted(
+        names, key=lambda name: (name in hidden_trees, name not in seen, len(trees[name]))
+    )
     # The reference first: a correct search costs no run of the library.
     kept = {name: tree_signatures(exercise, trees[name], given.get(name)) for name in names}
     references_seen = {
@@ -333,7 +336,7 @@ def diagnose(
         every: Key = (len(names), 0.0)
         exact = _best_first(suspects, compare, _Suspect.bound, _Suspect.key, fixed=every)
         if exact:
-            return _diagnosis(exact, names, frozenset(hidden), _Suspect.key, views)
+            return _diagnosis(exact, names, hidden_trees, _Suspect.key, views)
         pair = _composed(
             student,
             trees,
@@ -341,7 +344,7 @@ def diagnose(
             library,
             kept,
             order,
-            frozenset(hidden),
+            hidden_trees,
             len(departing),
             budget,
         )
@@ -363,7 +366,7 @@ def diagnose(
         nearest = _best_first(
             suspects, compare, near_bound, _Suspect.near_key, floor=(NEAR_ENOUGH, 0)
         )
-        return _diagnosis(nearest, names, frozenset(hidden), _Suspect.near_key, views)
+        return _diagnosis(nearest, names, hidden_trees, _Suspect.near_key, views)
     except OutOfWork:
         return Diagnosis(trees=len(names), misconceptions=(), cut=True)
 
