@@ -39,8 +39,8 @@ scripts/lint.sh
 # Both runs run to the end even when the other fails, so that one report shows every failure.
 status=0
 services_log="$(mktemp)"
-# The service tests' Redis databases: three below the others' (15, 14, 13 -> 12, 11, 10;
-# their second process 9, 8, 7: tests/integration/conftest.py).
+# The service tests' Redis databases: three below the others' (15 for keys, 14 and 13 for
+# each process's broker -> 12, 11, 10; their second process 9, 8, 7: tests/redis_databases.py).
 services_redis="${GRADER_TEST_REDIS_URL:-}"
 if [ -n "$services_redis" ]; then
   redis_db="${services_redis##*/}"

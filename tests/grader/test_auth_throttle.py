@@ -24,8 +24,9 @@ from grader.services.mail import Outbox
 from grader.web import create_app
 from grader.web.limits import limiter
 from tests.grader.conftest import PASSWORD, UserFactory, csrf_token
+from tests.redis_databases import DEFAULT_REDIS
 
-REDIS_URL = os.environ.get("GRADER_TEST_REDIS_URL") or "redis://127.0.0.1:6379/13"
+REDIS_URL = os.environ.get("GRADER_TEST_REDIS_URL") or DEFAULT_REDIS
 """The test Redis (its limits are reset around the test that uses it)."""
 
 

@@ -21,6 +21,7 @@ from grader.services.queue import Queue
 from grader.services.runs import mark_sent, start_run, stuck_runs
 from tests.grader.conftest import SentAfterCommit, UserFactory
 from tests.grader.test_runs import _submit as submit_from_library
+from tests.redis_databases import broker_of_this_process
 
 
 def _queued_run(
@@ -129,11 +130,12 @@ def test_heartbeats_of_workers_long_gone_are_forgotten(database: Database) -> No
 
 @pytest.fixture
 def broker(settings: Settings, tmp_path: Path) -> Settings:
-    """The settings with a Redis database of this test's own as the broker."""
+    """The settings with a Redis database of this test process's own as the broker (the
+    tests empty it)."""
     base = os.environ.get("GRADER_TEST_REDIS_URL")
     if not base:
         pytest.skip("no test Redis (GRADER_TEST_REDIS_URL)")
-    url = base.rsplit("/", 1)[0] + "/9"
+    url = broker_of_this_process(base)
     redis.Redis.from_url(url).flushdb()
     return replace(settings, redis_url=url, eager_tasks=False)
 

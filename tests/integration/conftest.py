@@ -43,12 +43,12 @@ from grader.services.exercise_store import import_library
 from grader.services.queue import Queue
 from grader.services.tasks import QUEUES
 from tests.processes import end_with_test
+from tests.redis_databases import DEFAULT_REDIS, db_below, make_url_with_db, process_index
 from tests.worker.added_sources import MIN_NEVER_PRUNES
 from tests.worker.added_sources import SLUG as ADDED_SLUG
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DATABASE = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-DEFAULT_REDIS = "redis://127.0.0.1:6379/15"
 
 
 @pytest.fixture(autouse=True)
@@ -106,9 +106,8 @@ first's, and so on."""
 @pytest.fixture(scope="session")
 def redis_url() -> str:
     url = os.environ.get("GRADER_TEST_REDIS_URL") or DEFAULT_REDIS
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
-    if worker.isdigit() and int(worker):
-        url = make_url_with_db(url, db_below(url, REDIS_PER_PROCESS * int(worker)))
+    if process_index():
+        url = make_url_with_db(url, db_below(url, REDIS_PER_PROCESS * process_index()))
     try:
         redis.Redis.from_url(url).ping()
     except redis.RedisError as error:  # pragma: no cover
@@ -330,20 +329,6 @@ OWN_REDIS_BELOW = 2
 """The Redis databases of ``shared_workers`` and of ``own_redis``: these many below the
 tests' own (15 by default: 14 and 13), so that two suites given different databases (one
 machine's CI jobs) keep apart in all three."""
-
-
-def make_url_with_db(url: str, db: int) -> str:
-    """``url`` (redis://host:port/n) with database ``db``."""
-    base, _, last = url.rstrip("/").rpartition("/")
-    return f"{base}/{db}" if last.isdigit() and base.count("/") >= 2 else f"{url.rstrip('/')}/{db}"
-
-
-def db_below(url: str, below: int) -> int:
-    """The database ``below`` numbers under ``url``'s (0 when it names none), wrapping
-    round Redis's 16."""
-    base, _, last = url.rstrip("/").rpartition("/")
-    db = int(last) if last.isdigit() and base.count("/") >= 2 else 0
-    return (db - below) % 16
 
 
 SERVICE_ENV = {"GRADER_CALLBACKS_ALLOW_PRIVATE": "1"}
