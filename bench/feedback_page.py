@@ -1,24 +1,33 @@
-"""The feedback page of one graded submission, for public trees of 13, 447 and 4,348 nodes
-(Figure 5.2's alpha-beta exercise; minimax on Nim from compartments 1-2-3 and 1-3-4, with a
-search that is wrong at many nodes): the server's answer time (median of ``--repeat``), the
-page's size as sent and gzipped, and, for the largest, Chromium's first contentful paint
-and the end of DOMContentLoaded (the tree views are drawn by then), median of ``--loads``
-loads. Static files (d3, the page's scripts) are listed once, apart.
+"""The feedback page of one graded submission, for public trees of 13, 447, 4,348 and 5,000
+nodes (Figure 5.2's alpha-beta exercise; minimax on Nim from compartments 1-2-3 and 1-3-4
+and on a generated random tree of exactly 5,000 nodes, the most a tree is drawn whole, each
+with a search that is wrong at many nodes). Each version's analysis is made first, as a
+worker makes it, so that the pages draw their trees.
+
+Per page: the server's answer time (median of ``--repeat``) and its ratio to the 13-node
+page's, the page's size as sent and gzipped; then the JSON documents the page's scripts
+fetch, if any (the ``data-*-url`` attributes of the page: each answered in full, median of
+``--repeat``, and revalidated with its ETag), so that no cost moved out of the page is left
+out. For the largest page, Chromium's first contentful paint, the end of DOMContentLoaded
+and the time the tree views took to be drawn, median of ``--loads`` loads. Static files
+(d3, the page's scripts) are listed once, apart.
 
 ``--baseline REV`` runs the same measurements with the code of commit ``REV`` (a temporary
 git worktree, this script run with ``PYTHONPATH`` pointing at it) and prints both side by
-side. Usage:
+side in one table. Usage:
 
-    .venv/bin/python bench/feedback_page.py [--repeat 5] [--loads 3] [--baseline i18-base]
+    .venv/bin/python bench/feedback_page.py [--repeat 9] [--loads 3] [--baseline 4d2a374]
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
+import html
 import json
 import logging
 import os
+import random
 import re
 import shutil
 import statistics
@@ -27,6 +36,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -35,12 +45,16 @@ from sqlalchemy import select
 from grader.config import Settings
 from grader.db import Database
 from grader.migrate import upgrade
-from grader.models import Course, Exercise, Membership, RunState, User, utcnow
+from grader.models import Course, Exercise, Membership, RunState, User, VersionAnalysis, utcnow
+from grader.services.analyses import analyse
 from grader.services.exercise_store import import_library, load_version
 from grader.services.results import store_report
 from grader.services.submissions import submit
 from grader.web import create_app
 from reference.hidden import DEVELOPMENT_KEY
+from reference.naming import action_labels, child_names
+from reference.tree import Edge, Kind, Node, Tree
+from reference.treefile.render import render
 from worker.grading import grade
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,29 +68,68 @@ trees:
   - name: nim-{name}
     game: {{name: nim, options: {{compartments: [{compartments}]}}}}
 """
-PAGES = (  # slug, solution, the nim compartments of a generated exercise
-    ("aima-fig5.2-alphabeta", "alphabeta/wrong_alpha_never_updated.py", ""),
-    ("nim-1-2-3", "minimax/wrong_last_child_wins.py", "1, 2, 3"),
-    ("nim-1-3-4", "minimax/wrong_last_child_wins.py", "1, 3, 4"),
+GENERATED = """\
+title: "Minimax on a random tree of {size} nodes"
+algorithm: minimax
+statement: |
+  A random tree.
+trees:
+  - name: random-{size}
+    file: random-{size}.tree.yaml
+"""
+GENERATED_NODES = 5_000
+PAGES = (  # slug, solution, the nim compartments of a generated exercise, the tree's nodes
+    ("aima-fig5.2-alphabeta", "alphabeta/wrong_alpha_never_updated.py", "", 13),
+    ("nim-1-2-3", "minimax/wrong_last_child_wins.py", "1, 2, 3", 447),
+    ("nim-1-3-4", "minimax/wrong_last_child_wins.py", "1, 3, 4", 4_348),
+    (f"random-{GENERATED_NODES}", "minimax/wrong_last_child_wins.py", "", GENERATED_NODES),
 )
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 
 
+def random_tree(size: int, seed: int = 1) -> Tree:
+    """A MAX/MIN tree of exactly ``size`` nodes, branching 2-4, built breadth first, with
+    the textbook's names and utilities from -9 to 9."""
+    rng = random.Random(seed)
+    nodes: list[Node] = []
+    frontier = deque([("A", Kind.MAX, True)])
+    count = 1
+    while frontier:
+        name, kind, is_root = frontier.popleft()
+        width = min(rng.randint(2, 4), size - count)
+        if width <= 0:
+            nodes.append(Node(name, Kind.LEAF, utility=rng.randint(-9, 9)))
+            continue
+        names = child_names(name, width, parent_is_root=is_root)
+        count += width
+        nodes.append(Node(name, kind, tuple(map(Edge, action_labels(name, width), names))))
+        other = Kind.MIN if kind is Kind.MAX else Kind.MAX
+        frontier.extend((child, other, False) for child in names)
+    return Tree("A", nodes)
+
+
 def library(folder: Path) -> Path:
     found = folder / "exercises"
     shutil.copytree(ROOT / "exercises" / PAGES[0][0], found / PAGES[0][0])
-    for slug, _solution, compartments in PAGES[1:]:
+    for slug, _solution, compartments, nodes in PAGES[1:]:
         (found / slug).mkdir(parents=True)
-        name = slug.removeprefix("nim-")
-        text = NIM.format(name=name, compartments=compartments)
+        if compartments:
+            name = slug.removeprefix("nim-")
+            text = NIM.format(name=name, compartments=compartments)
+        else:
+            text = GENERATED.format(size=nodes)
+            tree = render(random_tree(nodes), title=f"A random tree of {nodes} nodes")
+            (found / slug / f"random-{nodes}.tree.yaml").write_text(tree)
         (found / slug / "exercise.yaml").write_text(text)
     return found
 
 
 def graded_pages(database: Database, settings: Settings) -> tuple[User, list[tuple[str, int]]]:
-    """A student and, per page, the exercise's slug and the graded submission's id."""
+    """A student and, per page, the exercise's slug and the graded submission's id (its
+    version analysed, as a worker does it, so that the page draws its tree)."""
     made = []
+    versions = []
     with database.session() as session:
         course = Course(title="Bench", join_code="BENCH1")
         session.add(course)
@@ -86,11 +139,14 @@ def graded_pages(database: Database, settings: Settings) -> tuple[User, list[tup
         session.add(student)
         session.flush()
         session.add(Membership(user_id=student.id, course_id=course.id))
-        for slug, solution, _compartments in PAGES:
+        for slug, solution, _compartments, _nodes in PAGES:
             exercise = session.scalars(
                 select(Exercise).where(Exercise.course_id == course.id, Exercise.slug == slug)
             ).one()
             assert exercise.current_version is not None
+            versions.append(exercise.current_version.id)
+            if session.get(VersionAnalysis, exercise.current_version.id) is None:
+                session.add(VersionAnalysis(version_id=exercise.current_version.id))
             model = load_version(settings, slug, exercise.current_version)
             source = (LIBRARY / solution).read_text()
             report = grade(
@@ -105,6 +161,8 @@ def graded_pages(database: Database, settings: Settings) -> tuple[User, list[tup
             session.flush()
             made.append((slug, submission.id))
         session.expunge(student)
+    for version in versions:
+        analyse(database, settings, version, task_id="bench")
     return student, made
 
 
@@ -131,7 +189,12 @@ def first_paint(app: Any, cookie: tuple[str, str], path: str, loads: int) -> dic
         driver.add_cookie({"name": cookie[0], "value": cookie[1], "path": "/"})
         for _ in range(loads):
             driver.get(base + path)
-            time.sleep(0.3)
+            # The tree views measure "treeview" once they are drawn (fetching what they
+            # draw, if they do, included).
+            for _wait in range(100):
+                if driver.execute_script("return performance.getEntriesByName('treeview').length"):
+                    break
+                time.sleep(0.1)
             timing = driver.execute_script(
                 "const paint = performance.getEntriesByName('first-contentful-paint')[0];"
                 "const nav = performance.getEntriesByType('navigation')[0];"
@@ -139,6 +202,7 @@ def first_paint(app: Any, cookie: tuple[str, str], path: str, loads: int) -> dic
                 " document.querySelectorAll('svg g.node').length,"
                 " (performance.getEntriesByName('treeview')[0] || {}).duration];"
             )
+            assert timing[2], "no tree drawn"
             paints.append(timing[0])
             loaded.append(timing[1])
             drawn.append(timing[3] or 0)
@@ -150,6 +214,42 @@ def first_paint(app: Any, cookie: tuple[str, str], path: str, loads: int) -> dic
         "dcl_ms": statistics.median(loaded),
         "treeview_ms": statistics.median(drawn),
     }
+
+
+def timed(client: Any, path: str, repeat: int, **headers: str) -> tuple[float, Any]:
+    """The median time (ms) of ``repeat`` answers to ``path`` and the last answer."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        response = client.get(path, headers=headers)
+        times.append(time.perf_counter() - start)
+        assert response.status_code in (200, 304), (path, response.status_code)
+    return statistics.median(times) * 1000, response
+
+
+def fetched(client: Any, body: bytes, repeat: int) -> list[dict[str, Any]]:
+    """The documents the page's scripts fetch (its ``data-*-url`` attributes): each one's
+    time in full and, when it has an ETag, revalidated (a 304), and its size."""
+    found: list[dict[str, Any]] = []
+    for kind, url in re.findall(rb'data-([a-z]+)-url="([^"]+)"', body):
+        path = html.unescape(url.decode())
+        if kind == b"status" or path in {item["path"] for item in found}:
+            continue
+        full, response = timed(client, path, repeat)
+        data = response.get_data()
+        etag = response.headers.get("ETag")
+        again = timed(client, path, repeat, **{"If-None-Match": etag})[0] if etag else None
+        found.append(
+            {
+                "kind": kind.decode(),
+                "path": path,
+                "median_ms": full,
+                "revalidated_ms": again,
+                "bytes": len(data),
+                "gzip_bytes": len(gzip.compress(data)),
+            }
+        )
+    return found
 
 
 def measure(repeat: int, loads: int) -> dict[str, Any]:
@@ -171,23 +271,25 @@ def measure(repeat: int, loads: int) -> dict[str, Any]:
             session["_user_id"] = student.get_id()
             session["_fresh"] = True
         rows = []
-        for slug, submission in pages:
+        for (slug, submission), page in zip(pages, PAGES, strict=True):
             path = f"/submissions/{submission}"
-            times = []
-            for _ in range(repeat):
-                start = time.perf_counter()
-                response = client.get(path)
-                times.append(time.perf_counter() - start)
-                assert response.status_code == 200, response.status_code
+            start = time.perf_counter()
+            assert client.get(path).status_code == 200
+            first = (time.perf_counter() - start) * 1000
+            median, response = timed(client, path, repeat)
             body = response.get_data()
+            assert b"tree-views" in body, f"{slug}: no tree drawn"
             tree = re.search(rb'class="tree-data">(.*?)</script>', body, re.S)
             rows.append(
                 {
                     "page": slug,
-                    "median_ms": statistics.median(times) * 1000,
+                    "nodes": page[3],
+                    "first_ms": first,
+                    "median_ms": median,
                     "html_bytes": len(body),
                     "gzip_bytes": len(gzip.compress(body)),
                     "tree_bytes": len(tree.group(1)) if tree else None,
+                    "fetched": fetched(client, body, repeat),
                 }
             )
         # The static files of the code measured (a baseline's, under --baseline).
@@ -233,45 +335,67 @@ def at_commit(revision: str, arguments: list[str]) -> dict[str, Any]:
     return result
 
 
-def show(label: str, result: dict[str, Any]) -> None:
-    print(f"{label}:")
-    for row in result["pages"]:
+def _kib(size: int) -> str:
+    return f"{size / 1024:6.1f}"
+
+
+def table(results: list[tuple[str, dict[str, Any]]]) -> None:
+    """The pages' server times, ratios and sizes, one column group per measured code."""
+    labels = "".join(f" | {label[:38]:<38}" for label, _ in results)
+    print(f"{'page':<22} {'nodes':>5}{labels}")
+    heads = " | median  ratio  first   html KiB  gzip KiB " * len(results)
+    print(f"{'':<22} {'':>5}{heads.rstrip()}")
+    for at, page in enumerate(results[0][1]["pages"]):
+        line = f"{page['page']:<22} {page['nodes']:>5}"
+        for _label, result in results:
+            row = result["pages"][at]
+            ratio = row["median_ms"] / result["pages"][0]["median_ms"]
+            line += (
+                f" | {row['median_ms']:6.1f} {ratio:5.1f}x {row['first_ms']:6.1f}"
+                f"   {_kib(row['html_bytes'])}    {_kib(row['gzip_bytes'])}"
+            )
+        print(line + "   (ms)")
+    for label, result in results:
+        fetches = [(row["page"], item) for row in result["pages"] for item in row["fetched"]]
+        if not fetches:
+            print(f"{label}: the page's scripts fetch nothing (all it draws is in the page)")
+            continue
+        print(f"{label}: what the page's scripts fetch (in full / revalidated, ms; KiB, gzipped)")
+        for page, item in fetches:
+            again = "-" if item["revalidated_ms"] is None else f"{item['revalidated_ms']:.1f}"
+            print(
+                f"  {page:<22} {item['kind']:<8} {item['median_ms']:6.1f} / {again:>5}"
+                f"   {_kib(item['bytes'])} ({_kib(item['gzip_bytes']).strip()})"
+            )
+    for label, result in results:
+        paint = result["paint"]
         print(
-            f"  {row['page']:<24} server {row['median_ms']:7.1f} ms   html "
-            f"{row['html_bytes'] / 1024:7.1f} KiB (gzipped {row['gzip_bytes'] / 1024:5.1f} KiB)"
-            + (f", tree data {row['tree_bytes'] / 1024:6.1f} KiB" if row.get("tree_bytes") else "")
+            f"{label}: largest page in Chromium: first contentful paint "
+            f"{paint['fcp_ms']:.0f} ms, DOMContentLoaded end {paint['dcl_ms']:.0f} ms, "
+            f"tree views drawn in {paint['treeview_ms']:.0f} ms"
         )
-    paint = result["paint"]
-    print(
-        f"  largest page in Chromium: first contentful paint {paint['fcp_ms']:.0f} ms, "
-        f"DOMContentLoaded end {paint['dcl_ms']:.0f} ms"
-        + (
-            f" (tree views drawn in {paint['treeview_ms']:.0f} ms)"
-            if paint.get("treeview_ms")
-            else ""
-        )
-    )
-    if result["scripts"]:
-        total = sum(result["scripts"].values())
-        print(f"  tree and replay scripts (cached after the first page): {total / 1024:.1f} KiB")
+        if result["scripts"]:
+            total = sum(result["scripts"].values())
+            print(f"  tree and replay scripts (cached after the first page): {_kib(total)} KiB")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=9)
     parser.add_argument("--loads", type=int, default=3)
     parser.add_argument("--baseline", default="", help="a commit to compare with")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args()
     common = ["--repeat", str(args.repeat), "--loads", str(args.loads)]
-    result = measure(args.repeat, args.loads)
     if args.json:
-        print(json.dumps(result))
+        print(json.dumps(measure(args.repeat, args.loads)))
         return
-    print(f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}")
+    results = []
     if args.baseline:
-        show(f"baseline {args.baseline}", at_commit(args.baseline, common))
-    show("this checkout", result)
+        results.append((f"baseline {args.baseline}", at_commit(args.baseline, common)))
+    results.append(("this checkout", measure(args.repeat, args.loads)))
+    print(f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}")
+    table(results)
 
 
 if __name__ == "__main__":
