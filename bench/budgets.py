@@ -2,9 +2,9 @@
 exercise's.
 
 For each policy, a fresh Python process does what a worker does the first time it grades
-an exercise (``worker.grading.prepared``: the pool of catchers judged against the library,
+an exercise (``worker.trees.prepared``: the pool of catchers judged against the library,
 each catcher's reference search kept) and then draws one grading's hidden trees
-(``worker.grading.cases``), and reports its own CPU time and peak resident memory. The
+(``worker.trees.cases``), and reports its own CPU time and peak resident memory. The
 same is done by a process that only imports the worker's modules: the floor every process
 pays. Prints medians over the rounds, beside the shipped exercise's figures and as ratios
 to them.
@@ -43,7 +43,7 @@ from pathlib import Path
 sys.path.insert(0, {root!r})
 from reference.exercises import load_exercise
 from reference.hidden import DEVELOPMENT_KEY
-from worker.grading import cases, prepared
+from worker.trees import cases, prepared
 policy = json.loads(sys.argv[1])
 exercises = Path({root!r}) / "exercises"
 exercise = load_exercise(exercises / {slug!r})

@@ -52,8 +52,9 @@ from reference.hidden import DEVELOPMENT_KEY, Implementation, load_library, pool
 from reference.observed import Observed  # noqa: E402
 from reference.search import SearchResult  # noqa: E402
 from reference.tree import Tree  # noqa: E402
-from worker import grading as worker_grading  # noqa: E402
-from worker.grading import cases, grade  # noqa: E402
+from worker import trees as worker_trees  # noqa: E402
+from worker.grading import grade  # noqa: E402
+from worker.trees import cases  # noqa: E402
 from worker.harness.local import entry_spec, run_local  # noqa: E402
 
 EXERCISES = ROOT / "exercises"
@@ -154,7 +155,7 @@ def main() -> None:
         for index in range(1, rounds + 1):
             clear_signatures()
             cold.append(_timed(partial(_diagnosis, *draws[index], exercise, library)))
-            worker_grading._prepared.clear()
+            worker_trees._prepared.clear()
             pools._kept.clear()
             first_gradings.append(_timed(partial(grading, draw=f"bench-{index}")))
         cold_grade = statistics.median(wall for wall, _ in first_gradings)

@@ -31,7 +31,7 @@ from reference.hidden import LIBRARY_FOLDER, load_library
 from reference.observed import Observed
 from reference.search import SearchResult, search
 from reference.tree import Tree
-from worker.grading import cases
+from worker.trees import cases
 from worker.harness.local import entry_spec, run_local
 
 IMPLEMENTATIONS = Path(__file__).resolve().parents[1] / "exercises/implementations"

@@ -38,7 +38,8 @@ from reference.exercises.model import Exercise, Limits
 from reference.feedback import judge
 from reference.observed import Observed
 from reference.treefile import parse_compact
-from worker.grading import cases, grade
+from worker.grading import grade
+from worker.trees import cases
 from worker.harness.local import entry_spec, run_local
 from worker.sandbox import (
     ForkServer,

@@ -37,7 +37,6 @@ from reference.search import SearchResult
 from reference.stored_tree import to_json
 from reference.tree import Tree
 from reference.verdict_words import verdict_word
-from worker.grading import prepared
 from worker.harness.local import entry_spec
 from worker.harness.results import EntrySpec
 from worker.sandbox import (
@@ -47,6 +46,7 @@ from worker.sandbox import (
     SandboxVerdict,
     run_sandboxed_trees,
 )
+from worker.trees import prepared
 
 log = logging.getLogger(__name__)
 

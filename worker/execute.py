@@ -47,6 +47,7 @@ from grader.services.hidden_keys import exercise_key
 from grader.services.queue import Queue
 from grader.services.runs import (
     Claim,
+    earlier_draw,
     finish_run,
     move_to_slow_lane,
     retry_run,
@@ -60,6 +61,7 @@ from worker.added_suspects import AddedBudget, added_suspects
 from worker.grading import grade
 from worker.sandbox import SandboxOptions
 from worker.sandbox.importable import preload_for
+from worker.trees import Draw, Prepared, prepared
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +107,14 @@ class Job:
     fast: bool
     public_only: bool
     """A check of a draft: graded on the public trees only, no hidden tree is drawn."""
+    draw: str | None = None
+    """The draw an earlier grading of the same submission against the same version took
+    (a regrade draws the same hidden trees); None: take a new one."""
+
+    @property
+    def draws(self) -> str:
+        """What this job's draws are named under (the exercise version's name)."""
+        return f"version-{self.version.content_hash}"
 
     @property
     def run_id(self) -> int:
@@ -138,6 +148,7 @@ def execute_run(
             filename=submission.filename,
             fast=run.lane == Lane.FAST,
             public_only=submission.is_check,
+            draw=None if submission.is_check else earlier_draw(session, run),
         )
         materialize(settings, job.slug, version)  # its files are read here, if ever
         session.expunge(version)
@@ -155,6 +166,10 @@ def _grade_and_store(database: Database, settings: Settings, job: Job) -> str:
         model = load_version(settings, job.slug, job.version)
         added = _added(database, job.version, model, options, budget)
         model = _fast_lane(model, job.source, options) if job.fast else _slow_lane(model)
+        ready = prepared(model, job.key, settings.exercises_dir)
+        # A regrade of the same submission against the same exercise version gets the
+        # same hidden trees; any other grading a draw of its own, ready if one is.
+        draw = None if job.public_only else job.draw or ready.take(job.draws)
         report = grade(
             model,
             job.source,
@@ -162,9 +177,7 @@ def _grade_and_store(database: Database, settings: Settings, job: Job) -> str:
             key=job.key,
             exercises_dir=settings.exercises_dir,
             options=options,
-            # A regrade of the same submission against the same exercise version gets the
-            # same hidden trees; another submission, or another version, gets others.
-            draw=f"version-{job.version.content_hash}/submission-{job.submission_id}",
+            draw=draw or "",
             public_only=job.public_only,
             added=added,
         )
@@ -177,7 +190,10 @@ def _grade_and_store(database: Database, settings: Settings, job: Job) -> str:
         if job.fast and budget.wanted:
             why = "its diagnosis compares it with an implementation its instructors added"
             return _to_slow_lane(database, settings, job, why, began)
-        return _store(database, settings, job, report, began)
+        graded = _store(database, settings, job, report, began, _name(draw))
+        if not job.public_only:
+            _stock_up(ready, job)
+        return graded
     # Out of the except clause: sending the run again may grade it here (eager tasks).
     return _retry(database, settings, job, what)
 
@@ -283,15 +299,38 @@ def _to_slow_lane(database: Database, settings: Settings, job: Job, why: str, be
     return "slow lane"
 
 
-def _store(database: Database, settings: Settings, job: Job, report: Report, began: float) -> str:
-    """Store ``report`` as ``job``'s result (its grading began at ``began``); what happened."""
+def _name(draw: str | Draw | None) -> str | None:
+    return draw.name if isinstance(draw, Draw) else draw
+
+
+def _stock_up(ready: Prepared, job: Job) -> None:
+    """Make the exercise's next draws now that the result is stored (see worker.trees): a
+    failure here costs the next grading its ready draw, never this one its result."""
+    try:
+        ready.stock_up(job.draws)
+    except Exception:
+        log.exception("run %s: no draw was made ready for the next grading", job.run_id)
+
+
+def _store(
+    database: Database,
+    settings: Settings,
+    job: Job,
+    report: Report,
+    began: float,
+    draw: str | None = None,
+) -> str:
+    """Store ``report`` as ``job``'s result (its grading began at ``began``, on the hidden
+    trees of ``draw``); what happened."""
     run_id, claim = job.run_id, job.claim
     if report.verdict == RunVerdict.INTERNAL_ERROR:
         log.error("run %s: the sandbox failed: %s", run_id, report.message)
         return _retry(database, settings, job, "the sandbox failed", report)
     try:
         with database.session() as session:
-            stored = finish_run(session, settings, _queue(settings, database), claim, report)
+            stored = finish_run(
+                session, settings, _queue(settings, database), claim, report, draw=draw
+            )
     except Exception as error:
         log.exception("run %s: its result could not be stored", run_id)
         what = f"its result could not be stored ({type(error).__name__})"

@@ -11,23 +11,16 @@ document and sends it to an LMS.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from functools import cached_property
+from dataclasses import replace
 from pathlib import Path
 
 from reference.algorithms import ALGORITHMS
 from reference.allocation import gc_paused
-from reference.caching import IdentityCache
 from reference.contracts import DEFAULT_CONTRACT
 from reference.diagnosis.suspects import AddedSuspect
 from reference.exercises.model import Exercise
 from reference.feedback import TreeFeedback, combine, judge
 from reference.feedback.fix_site import StudentCode
-from reference.feedback.tree_facts import KEPT_NODES
-from reference.hidden import LIBRARY_FOLDER, load_library, wrong_for
-from reference.hidden.library import Implementation
-from reference.hidden.pools import reference_pool
-from reference.hidden.selection import Pool, draw_hidden_trees
 from reference.report import Report, RunVerdict, Usage
 from reference.reporting import steps
 from reference.reporting.cases import case_report, hidden_reasons, not_run, reason_words
@@ -36,7 +29,6 @@ from reference.reporting.overall import overall, stopped_because, where
 from reference.reporting.runs import RunEnd, TreeRun
 from reference.reporting.scores import hidden_credits, total_parts
 from reference.search import SearchResult
-from reference.tree import Tree
 from worker.diagnosis import diagnosis_of
 from worker.harness.local import entry_spec
 from worker.sandbox import (
@@ -46,112 +38,7 @@ from worker.sandbox import (
     SandboxVerdict,
     run_sandboxed_trees,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Case:
-    """One tree to grade: its name, whether it is hidden, the tree, its reference search."""
-
-    name: str
-    hidden: bool
-    tree: Tree
-    reference: SearchResult | None
-    """The reference search of ``tree`` (kept only for trees of up to
-    ``REFERENCE_KEPT_NODES`` nodes; larger ones are searched when graded)."""
-
-    def reference_of(self, exercise: Exercise) -> SearchResult:
-        return self.reference or exercise.reference(self.tree)
-
-
-class Prepared:
-    """What grading an exercise needs whatever the submission: its public trees and the
-    pool of hidden-tree catchers, each with its kept reference search. The pool is built
-    the first time it is needed: a check of a draft on the public trees never needs it."""
-
-    def __init__(
-        self,
-        exercise: Exercise,
-        key: bytes,
-        public: tuple[Case, ...],
-        library: tuple[Implementation, ...],
-    ) -> None:
-        self.exercise = exercise
-        self.key = key
-        self.public = public
-        self.library = library
-        """The library of implementations (a failed search's diagnosis runs its wrong ones)."""
-
-    @cached_property
-    def pool(self) -> Pool:
-        """The hidden-tree pool: building it runs the library's wrong implementations on
-        candidates, which costs far more than grading."""
-        return reference_pool(self.exercise, self.key, wrong_for(self.exercise, list(self.library)))
-
-    @cached_property
-    def catchers(self) -> dict[int, SearchResult | None]:
-        """Each catcher's kept reference search, by its index in the pool."""
-        return {
-            item.index: _kept_reference(self.exercise, item.tree) for item in self.pool.catchers
-        }
-
-
-CASES_CACHE_SIZE = 64
-REFERENCE_KEPT_NODES = KEPT_NODES
-"""The judge keeps what it works out about trees up to the same size."""
-_prepared: IdentityCache[dict[tuple[bytes, str], Prepared]] = IdentityCache(CASES_CACHE_SIZE)
-"""Each exercise's prepared trees, by hidden-tree key and exercises folder (one of each in
-a deployment, so each exercise holds one or two)."""
-
-
-def prepared(exercise: Exercise, key: bytes, exercises_dir: Path) -> Prepared:
-    """The public trees and the hidden-tree pool of ``exercise`` under ``key``.
-
-    Building the pool runs the library's wrong implementations on candidates: it costs
-    far more than grading, and its result depends only on the arguments, so it is kept for
-    the most recently used exercises (an exercise object is never changed once loaded)."""
-    kept = _prepared.get(dict, exercise)
-    slot = (key, str(exercises_dir))
-    hit = kept.get(slot)
-    if hit is not None:
-        return hit
-    public = tuple(
-        Case(entry.name, False, entry.tree, _kept_reference(exercise, entry.tree))
-        for entry in exercise.trees
-    )
-    library = tuple(load_library(exercises_dir / LIBRARY_FOLDER))
-    return kept.setdefault(slot, Prepared(exercise, key, public, library))
-
-
-def cases(
-    exercise: Exercise,
-    key: bytes,
-    exercises_dir: Path,
-    draw: str = "",
-    *,
-    public_only: bool = False,
-) -> list[Case]:
-    """The exercise's public trees, then the hidden trees of draw ``draw`` under ``key``
-    (see :mod:`reference.hidden.selection`), each with its reference search where kept;
-    with ``public_only``, the public trees alone (no hidden tree is drawn)."""
-    ready = prepared(exercise, key, exercises_dir)
-    if public_only:
-        return list(ready.public)
-    hidden = [
-        Case(
-            item.name,
-            True,
-            item.tree,
-            ready.catchers.get(item.catcher)
-            if item.catcher is not None
-            else _kept_reference(exercise, item.tree),
-        )
-        for item in draw_hidden_trees(exercise, key, ready.pool, draw)
-    ]
-    return [*ready.public, *hidden]
-
-
-def _kept_reference(exercise: Exercise, tree: Tree) -> SearchResult | None:
-    return exercise.reference(tree) if len(tree) <= REFERENCE_KEPT_NODES else None
+from worker.trees import Draw, cases, prepared
 
 
 def tree_run(name: str, hidden: bool, record: RunRecord) -> TreeRun:
@@ -172,7 +59,7 @@ def grade(
     key: bytes,
     exercises_dir: Path,
     options: SandboxOptions | None = None,
-    draw: str = "",
+    draw: str | Draw = "",
     public_only: bool = False,
     call_lines: bool = True,
     diagnose: bool = True,
@@ -181,8 +68,9 @@ def grade(
     """The full report of ``source`` on every tree of ``exercise`` (with ``public_only``, on
     its public trees alone: a student's check of a draft, which never runs a hidden tree).
 
-    ``draw`` names this grading's draw of hidden trees: the same draw (a regrade of the same
-    submission) gets the same hidden trees, another draw others. The source is compiled
+    ``draw`` is this grading's draw of hidden trees (see :mod:`worker.trees`): one taken
+    ready, or the name of one to make now (the same name, as a regrade of the same
+    submission gives, draws the same hidden trees). The source is compiled
     here, on the trusted side, before any child runs; every tree of the exercise is in the
     report, those not run as ``not_run``. The report is valid JSON whatever the student's
     code did (see :mod:`reference.report`), built by :mod:`reference.reporting` and fitted
@@ -193,6 +81,7 @@ def grade(
     :mod:`worker.diagnosis`; off, only to measure grading without it), against the
     library and the ``added`` wrong implementations of the exercise's instructors."""
     found = cases(exercise, key, exercises_dir, draw, public_only=public_only)
+    draw_name = draw.name if isinstance(draw, Draw) else draw
     reasons = hidden_reasons(exercise)
     runs = [
         (
@@ -204,7 +93,7 @@ def grade(
                     case.tree,
                     exercise.options.depth_limit,
                     contract=exercise.contract,
-                    seed=f"{draw}/{case.name}",
+                    seed=f"{draw_name}/{case.name}",
                 ),
                 call_lines=call_lines,
             ),

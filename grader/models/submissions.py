@@ -138,6 +138,10 @@ class GradingRun(Base):
     (passed, or none made)."""
     misconception_exact: Mapped[bool | None]
     """True when that misconception matched the search on every tree."""
+    draw: Mapped[str | None] = mapped_column(String(200))
+    """The name of the draw of hidden trees this grading took (:mod:`worker.trees`); None:
+    not graded yet, a check of a draft (no hidden tree), or graded before draws were named
+    (its draw's name was the version's and the submission's)."""
     details: Mapped[dict[str, Any] | None] = mapped_column(deferred=True)
     """What of the run's report only its page shows (replays, printed output), as
     :class:`grader.services.results.RunDetails`' document; the rest of the report is in

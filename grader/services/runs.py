@@ -148,8 +148,11 @@ def finish_run(
     queue: Dispatcher,
     claim: Claim,
     report: Report | Mapping[str, Any],
+    *,
+    draw: str | None = None,
 ) -> bool:
-    """Store ``report`` if this claim still owns the run; False: discarded.
+    """Store ``report`` if this claim still owns the run, graded on the hidden trees of
+    ``draw`` (see :func:`earlier_draw`); False: discarded.
 
     The outbound deliveries the result calls for are made in the same transaction and sent
     after its commit."""
@@ -158,9 +161,33 @@ def finish_run(
         return False
     run.state = RunState.GRADED
     run.finished_at = utcnow()
+    run.draw = draw
     store_report(session, run, report, settings.node_rows_limit)
     queue.dispatch(session, DELIVER_TASK, on_run_finished(session, run))
     return True
+
+
+def earlier_draw(session: Session, run: GradingRun) -> str | None:
+    """The draw of hidden trees an earlier grading of ``run``'s submission against the same
+    exercise version took, for ``run`` to take again (a regrade is judged on the same
+    trees); None when there was none. A run graded before draws were named was drawn
+    under the version's and the submission's names."""
+    earlier = session.execute(
+        select(GradingRun.draw)
+        .where(
+            GradingRun.submission_id == run.submission_id,
+            GradingRun.exercise_version_id == run.exercise_version_id,
+            GradingRun.state == RunState.GRADED,
+            GradingRun.id != run.id,
+        )
+        .order_by(GradingRun.id)
+        .limit(1)
+    ).first()
+    if earlier is None:
+        return None
+    if earlier.draw is not None:
+        return str(earlier.draw)
+    return f"version-{run.version.content_hash}/submission-{run.submission_id}"
 
 
 def our_fault(what: str) -> str:

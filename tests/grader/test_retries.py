@@ -180,23 +180,3 @@ def test_a_sandbox_that_always_fails_ends_as_our_fault_with_its_report(
     with backend.database.session() as session:
         trees = session.scalars(select(TreeResult).where(TreeResult.run_id == run_id)).all()
         assert "internal_error" in [tree.verdict for tree in trees]
-
-
-def test_a_run_is_graded_with_its_submissions_draw_of_hidden_trees(
-    backend: Backend, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    draws = []
-    real = execute_module.grade
-
-    def grade(*args: Any, **kwargs: Any) -> dict[str, Any]:
-        draws.append(kwargs.get("draw"))
-        report: dict[str, Any] = real(*args, **kwargs)
-        return report
-
-    monkeypatch.setattr(execute_module, "grade", grade)
-    submission_id, run_id = submitted(backend)
-    execute_run(backend.database, backend.settings, run_id, worker="w", task_id="t")
-    with backend.database.sessions() as session:
-        version = session.get(GradingRun, run_id).version  # type: ignore[union-attr]
-        expected = f"version-{version.content_hash}/submission-{submission_id}"
-    assert draws == [expected]

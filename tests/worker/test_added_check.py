@@ -33,7 +33,7 @@ from tests.worker.added_sources import (
 )
 from worker import added_check
 from worker.added_check import TryAgain, check_added, check_source
-from worker.grading import prepared
+from worker.trees import prepared
 from worker.sandbox import SandboxUnavailable
 
 MODEL = load_catalog(EXERCISES).get(SLUG)

@@ -30,7 +30,8 @@ from tests.worker.added_sources import (
 from tests.worker.test_added_check import added
 from worker.added_check import check_added
 from worker.added_suspects import AddedBudget, added_suspects
-from worker.grading import cases, grade
+from worker.grading import grade
+from worker.trees import cases
 
 
 def current(

@@ -279,7 +279,7 @@ def test_a_search_that_generates_every_successor_first_is_told_what_it_generated
 
 
 def test_hidden_trees_are_shaped_like_the_courses(seventy: list[Imported]) -> None:
-    from worker.grading import cases
+    from worker.trees import cases
 
     three_agents = [case for case in seventy if case.exercise.contract.agents == 3]
     for case in three_agents[:3] + [c for c in three_agents if c.question == "q4"][:2]:

@@ -14,7 +14,8 @@ from reference.hidden import DEVELOPMENT_KEY
 from reference.observed import ValueProblem
 from reference.reporting.cases import hidden_reasons
 from reference.tree import Kind
-from worker.grading import cases, grade
+from worker.grading import grade
+from worker.trees import cases
 
 pytest.importorskip("numpy")
 

@@ -22,7 +22,8 @@ from reference.reporting.limits import LIMITS
 from reference.search import Evaluate
 from reference.tree import Edge, Kind, Node, Tree
 from tests.worker.test_sandbox_notes import flooding, fraction_field
-from worker.grading import cases, grade
+from worker.grading import grade
+from worker.trees import cases
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 CATALOG = load_catalog(EXERCISES)

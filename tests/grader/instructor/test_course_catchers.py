@@ -27,7 +27,7 @@ from tests.grader.instructor.helpers import (
 from tests.worker.added_sources import EXERCISES, MIN_NEVER_PRUNES, SLUG
 from tests.worker.test_added_check import added
 from worker.added_check import check_added
-from worker.grading import cases
+from worker.trees import cases
 
 
 def other_course(database: Database, settings: Settings, title: str = "Search 102") -> Course:
