@@ -6,8 +6,9 @@ Drawing is a fifth of a small exercise's grading when done on the way (making th
 trees, searching them with the reference, working out what the judge needs of them), so
 each grading process keeps a few draws of the exercises it grades **ready**: a grading
 takes one (:meth:`Prepared.take`), and the process makes the next one after the result is
-stored (:meth:`Prepared.stock_up`), off the path of any student's wait. A draw is made on
-the way only when none is ready (the first grading of an exercise in a process).
+stored (:meth:`Prepared.stock_up`), off the path of any student's wait, with what the
+judge and the diagnosis keep of each tree. A draw is made on the way only when none is
+ready (the first grading of an exercise in a process).
 
 Why in the process that grades, not on another lane: a draw is a few hundred small
 objects, and reading one back from the database or the broker costs what making it costs
@@ -30,6 +31,7 @@ from functools import cached_property
 from pathlib import Path
 
 from reference.caching import IdentityCache
+from reference.diagnosis.matching import tree_signatures
 from reference.exercises.model import Exercise
 from reference.feedback.tree_facts import KEPT_NODES, tree_facts
 from reference.hidden import LIBRARY_FOLDER, load_library, wrong_for
@@ -122,7 +124,10 @@ class Prepared:
         )
         for case in hidden:
             if case.reference is not None:
-                tree_facts(case.tree, case.reference)  # kept for the judge (small trees)
+                # Kept for the judge and, should the search fail, for its diagnosis (which
+                # runs the library's wrong implementations on the trees only then).
+                tree_facts(case.tree, case.reference)
+                tree_signatures(self.exercise, case.tree, case.reference)
         return Draw(name, hidden)
 
     def take(self, prefix: str) -> Draw:
