@@ -103,7 +103,9 @@ def main() -> None:
             source = next(iter(correct_for(exercise, library).values()))
             ready = prepared(exercise, DEVELOPMENT_KEY, EXERCISES)
 
-            def graded(draw: str | Draw) -> float:
+            def graded(
+                draw: str | Draw, exercise: Exercise = exercise, source: str = source
+            ) -> float:
                 started = time.perf_counter()
                 report = grade(
                     exercise,
@@ -115,7 +117,7 @@ def main() -> None:
                     draw=draw,
                 )
                 took = time.perf_counter() - started
-                assert report.verdict == "passed", (slug, report.message)
+                assert report.verdict == "passed", (exercise.slug, report.message)
                 return took
 
             graded(ready.take("bench"))  # warm: the pool, the kept references

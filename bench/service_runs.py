@@ -79,7 +79,10 @@ def service(folder: Path, slug: str, title: str) -> Iterator[Service]:
     admin = create_engine(database_url())
     with admin.begin() as connection:
         connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-    url = make_url(database_url()).update_query_dict({"options": f"-csearch_path={schema}"})
+    url = make_url(database_url()).update_query_dict(
+        # Named, so that a bench can tell its own server processes (pg_stat_activity).
+        {"options": f"-csearch_path={schema}", "application_name": schema}
+    )
     rendered = url.render_as_string(hide_password=False)
     redis.Redis.from_url(redis_url()).flushdb()
     try:
