@@ -78,6 +78,10 @@ class Settings:
     """Trees with more nodes store only the nodes that are not ok, pruned or not observed, up
     to this many (a report holds at most ``reference.reporting.limits.LIMITS.total_bytes``
     bytes anyway)."""
+    node_rows_keep_days: int = 0
+    """Days a superseded attempt keeps its node rows once a later attempt of the same
+    student on the same exercise is graded (see :mod:`grader.services.retention`); 0: kept
+    for ever."""
     callbacks_allow_private: bool = False
     """Let result callbacks reach loopback and private addresses (tests only)."""
     eager_tasks: bool = False
@@ -152,6 +156,11 @@ class Settings:
         refused everywhere."""
         if self.proxy_hops < 0:
             raise ConfigError(f"GRADER_PROXY_HOPS must be 0 or more, not {self.proxy_hops}")
+        if self.node_rows_keep_days < 0:
+            raise ConfigError(
+                f"GRADER_NODE_ROWS_KEEP_DAYS must be 0 (kept for ever) or more, "
+                f"not {self.node_rows_keep_days}"
+            )
         if self.public_url:
             _check_public_url(self.public_url)
         if self.development:
@@ -227,6 +236,7 @@ class Settings:
             unsent_grace_seconds=int(get("UNSENT_GRACE_SECONDS", d.unsent_grace_seconds)),
             max_run_attempts=int(get("MAX_RUN_ATTEMPTS", d.max_run_attempts)),
             node_rows_limit=int(get("NODE_ROWS_LIMIT", d.node_rows_limit)),
+            node_rows_keep_days=int(get("NODE_ROWS_KEEP_DAYS", d.node_rows_keep_days)),
             callbacks_allow_private=get("CALLBACKS_ALLOW_PRIVATE", "").lower() in _TRUE,
             public_url=get("PUBLIC_URL", "").rstrip("/"),
             trusted_hosts=_names(get("TRUSTED_HOSTS", "")),

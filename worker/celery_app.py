@@ -21,8 +21,12 @@ from celery.signals import worker_init
 
 from grader.config import ConfigError, Settings
 from grader.logs import install_celery
-from grader.services.tasks import REAP_TASK, SWEEP_TASK, make_producer
+from grader.services.tasks import COMPACT_TASK, REAP_TASK, SWEEP_TASK, make_producer
 from worker import heartbeat
+
+COMPACT_EVERY_SECONDS = 3600.0
+"""How often the beat sends the compaction of superseded attempts' node rows (it does
+nothing while ``GRADER_NODE_ROWS_KEEP_DAYS`` is 0)."""
 
 
 def make_celery(settings: Settings | None = None) -> Celery:
@@ -44,6 +48,7 @@ def make_celery(settings: Settings | None = None) -> Celery:
                 "task": SWEEP_TASK,
                 "schedule": float(settings.reaper_interval_seconds),
             },
+            "compact-node-rows": {"task": COMPACT_TASK, "schedule": COMPACT_EVERY_SECONDS},
         },
     )
     return app

@@ -28,9 +28,11 @@ from grader.services.analyses import analyse
 from grader.services.deliveries import due
 from grader.services.jobs import reap
 from grader.services.queue import Queue
+from grader.services.retention import compact_for
 from grader.services.tasks import (
     ANALYSE_TASK,
     CHECK_ADDED_TASK,
+    COMPACT_TASK,
     DELIVER_TASK,
     GRADE_TASK,
     LINEITEM_TASK,
@@ -163,6 +165,16 @@ def reap_stuck_runs(self: GraderTask) -> int:
     :mod:`grader.services.jobs`), after the commit that puts them back in the queue; how
     many (not tried again after an error: the beat sends the next one soon)."""
     return reap(self.database, self.settings, self.jobs())
+
+
+@app.task(name=COMPACT_TASK, bind=True, base=GraderTask)
+def compact_node_rows(self: GraderTask) -> int:
+    """Delete superseded attempts' node rows, a batch per transaction, for at most
+    ``COMPACT_SECONDS`` (the beat sends the next one later); how many went."""
+    return compact_for(self.database, self.settings, COMPACT_SECONDS)
+
+
+COMPACT_SECONDS = 30.0
 
 
 @app.task(name=SWEEP_TASK, bind=True, base=GraderTask)

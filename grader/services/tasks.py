@@ -27,6 +27,7 @@ DELIVER_TASK = "worker.tasks.deliver"
 ANALYSE_TASK = "worker.tasks.analyse_version"
 LINEITEM_TASK = "worker.tasks.read_lineitem_due"
 CHECK_ADDED_TASK = "worker.tasks.check_added_implementation"
+COMPACT_TASK = "worker.tasks.compact_node_rows"
 
 GRADING_QUEUES = {Lane.FAST: "grading", Lane.SLOW: "grading-slow"}
 """The Celery queue of each grading lane."""
@@ -40,6 +41,8 @@ TASK_QUEUES = {
     LINEITEM_TASK: CALLBACKS_QUEUE,
     REAP_TASK: MAINTENANCE_QUEUE,
     SWEEP_TASK: MAINTENANCE_QUEUE,
+    # Superseded attempts' node rows deleted (GRADER_NODE_ROWS_KEEP_DAYS), a batch at a time.
+    COMPACT_TASK: MAINTENANCE_QUEUE,
     # Seconds to minutes of work (a large game's expansion) that no student waits for.
     ANALYSE_TASK: MAINTENANCE_QUEUE,
     # An instructor's code, run in the sandbox like a student's: a grading worker's work
