@@ -11,8 +11,9 @@ correct and as many wrong submissions are sent and graded. Measured per submissi
 - PostgreSQL CPU: the same for the server processes of the service's connections (named
   after its schema; connections kept open by the pools, so few are missed); Redis CPU:
   the same for the ``redis-server`` process (shared: run on a quiet machine);
-- database rows and bytes: rows counted in each table of the schema, and the schema's
-  tables, indexes and TOAST (``pg_total_relation_size``), before and after;
+- database rows and bytes: rows counted in each table of the schema, the bytes they hold
+  (``pg_column_size``), and the tables with their indexes and TOAST on disk
+  (``pg_total_relation_size``), before and after;
 - broker messages: Redis's count of LPUSH commands (every message sent), before and after.
 
 Then what a term costs, from those figures: a 1,000-student course with 10 exercises and
@@ -123,23 +124,26 @@ def backends(bench: Service) -> list[int]:
         ]
 
 
-def stored(bench: Service) -> tuple[dict[str, int], int]:
-    """Rows in each table of the bench's schema, and the bytes the schema's tables hold."""
+def stored(bench: Service) -> tuple[dict[str, int], int, int]:
+    """Rows in each table of the bench's schema; the bytes its rows hold (each row's stored
+    size, ``pg_column_size``: exact, but without indexes and page overhead); and the bytes
+    its tables take on disk with their indexes and TOAST (``pg_total_relation_size``: grows
+    a page of 8 KiB at a time)."""
     with bench.database.engine.connect() as connection:
         names = inspect(connection).get_table_names()
-        rows = {
-            name: int(connection.execute(text(f'SELECT count(*) FROM "{name}"')).scalar_one())
-            for name in names
-        }
-        size = sum(
-            int(
+        rows, data, disk = {}, 0, 0
+        for name in names:
+            count, size = connection.execute(
+                text(f'SELECT count(*), coalesce(sum(pg_column_size(t.*)), 0) FROM "{name}" t')
+            ).one()
+            rows[name] = int(count)
+            data += int(size)
+            disk += int(
                 connection.execute(
                     text("SELECT pg_total_relation_size(CAST(:name AS regclass))"), {"name": name}
                 ).scalar_one()
             )
-            for name in names
-        )
-    return rows, size
+    return rows, data, disk
 
 
 def pushes(bench: Service) -> int:
@@ -156,7 +160,8 @@ class PerSubmission:
     postgres_cpu: float
     redis_cpu: float
     rows: dict[str, float]
-    bytes: float
+    data: float
+    disk: float
     messages: float
     seconds: float
 
@@ -180,7 +185,7 @@ def measure(slug: str, family: str, count: int) -> PerSubmission:
         idle_from, idle_began = tiers(bench), time.monotonic()
         time.sleep(3.0)
         idle_to, idle_seconds = tiers(bench), time.monotonic() - idle_began
-        rows_before, bytes_before = stored(bench)
+        rows_before, data_before, disk_before = stored(bench)
         messages_before = pushes(bench)
         before, began = tiers(bench), time.monotonic()
         runs = [
@@ -191,7 +196,7 @@ def measure(slug: str, family: str, count: int) -> PerSubmission:
         assert len(done) == len(runs), f"{len(done)} of {len(runs)} graded"
         after, took = tiers(bench), time.monotonic() - began
         messages_after = pushes(bench)
-        rows_after, bytes_after = stored(bench)
+        rows_after, data_after, disk_after = stored(bench)
     n = len(runs)
 
     def spent(tier: str) -> float:
@@ -208,7 +213,8 @@ def measure(slug: str, family: str, count: int) -> PerSubmission:
         spent("postgres"),
         spent("redis"),
         rows,
-        (bytes_after - bytes_before) / n,
+        (data_after - data_before) / n,
+        (disk_after - disk_before) / n,
         (messages_after - messages_before) / n,
         took / n,
     )
@@ -231,7 +237,8 @@ def term(label: str, cost: PerSubmission, host_cores: int) -> None:
     host_rate = host_cores / cost.worker_cpu
     print(f"  a term as if every exercise were {label}: {submissions:,} submissions")
     print(f"    rows {sum(cost.rows.values()) * submissions:,.0f}, "
-          f"disk {cost.bytes * submissions / 2**30:.1f} GiB, "
+          f"row data {cost.data * submissions / 2**30:.1f} GiB "
+          f"(on disk with indexes {cost.disk * submissions / 2**30:.1f} GiB), "
           f"worker CPU {cost.worker_cpu * submissions / 3600:.1f} h")  # fmt: skip
     print(f"    deadline peak {rate:.2f} submissions/s: {rate * cost.worker_cpu:.2f} worker "
           f"cores busy, PostgreSQL {rate * cost.postgres_cpu:.3f} cores, "
@@ -260,7 +267,8 @@ def main() -> None:
               f"{cost.seconds * 1e3:.0f} ms of wall time per submission at full load")  # fmt: skip
         rows = ", ".join(f"{name} {count:.1f}" for name, count in sorted(cost.rows.items()))
         print(f"  rows {sum(cost.rows.values()):.1f} ({rows})")
-        print(f"  bytes {cost.bytes / 1024:.1f} KiB, broker messages {cost.messages:.1f}")
+        print(f"  row data {cost.data / 1024:.1f} KiB, on disk with indexes "
+              f"{cost.disk / 1024:.1f} KiB, broker messages {cost.messages:.1f}")  # fmt: skip
         term(slug, cost, args.host_cores)
 
 
