@@ -54,8 +54,8 @@ from reference.search import SearchResult  # noqa: E402
 from reference.tree import Tree  # noqa: E402
 from worker import trees as worker_trees  # noqa: E402
 from worker.grading import grade  # noqa: E402
-from worker.trees import cases  # noqa: E402
 from worker.harness.local import entry_spec, run_local  # noqa: E402
+from worker.trees import cases  # noqa: E402
 
 EXERCISES = ROOT / "exercises"
 LIBRARY = EXERCISES / "implementations"

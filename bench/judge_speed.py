@@ -31,8 +31,8 @@ from reference.hidden import LIBRARY_FOLDER, load_library
 from reference.observed import Observed
 from reference.search import SearchResult, search
 from reference.tree import Tree
-from worker.trees import cases
 from worker.harness.local import entry_spec, run_local
+from worker.trees import cases
 
 IMPLEMENTATIONS = Path(__file__).resolve().parents[1] / "exercises/implementations"
 SOURCES = {

@@ -39,7 +39,6 @@ from reference.feedback import judge
 from reference.observed import Observed
 from reference.treefile import parse_compact
 from worker.grading import grade
-from worker.trees import cases
 from worker.harness.local import entry_spec, run_local
 from worker.sandbox import (
     ForkServer,
@@ -48,6 +47,7 @@ from worker.sandbox import (
     run_sandboxed,
     run_sandboxed_trees,
 )
+from worker.trees import cases
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
