@@ -43,6 +43,7 @@ from worker import heartbeat
 from worker.added_check import TryAgain, check_added
 from worker.celery_app import app
 from worker.execute import execute_run
+from worker.heap import settle_after_grading
 from worker.outbound import deliver_now
 
 log = logging.getLogger(__name__)
@@ -116,7 +117,9 @@ def grade_run(self: JobTask, run_id: int) -> str:
     """Grade a run (nothing when another task claimed it or it is finished)."""
     # The name the worker reports under: the reaper takes the run back if it stops.
     worker, task_id = heartbeat.name(self.request.hostname), self.request.id or ""
-    return execute_run(self.database, self.settings, run_id, worker=worker, task_id=task_id)
+    what = execute_run(self.database, self.settings, run_id, worker=worker, task_id=task_id)
+    settle_after_grading()  # this process's kept caches out of the collector's way
+    return what
 
 
 @app.task(name=ANALYSE_TASK, bind=True, base=JobTask)
