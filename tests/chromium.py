@@ -168,6 +168,14 @@ def sign_in(driver: WebDriver, base: str, email: str, password: str) -> None:
     WebDriverWait(driver, 10).until(expected_conditions.url_to_be(f"{base}/"))
 
 
+def settled(driver: WebDriver, timeout: float = 20) -> None:
+    """Waits until no part of the page is busy (``aria-busy``): the parts that fetch what
+    they show, such as the feedback page's tree views and replays, have it."""
+    WebDriverWait(driver, timeout).until(
+        lambda found: not found.find_elements(By.CSS_SELECTOR, "[aria-busy]")
+    )
+
+
 def axe_violations(driver: WebDriver) -> list[dict[str, Any]]:
     """What axe-core finds against WCAG 2.1 A and AA in the page as it is now: each
     violation's rule id, impact, help text and the first few offending elements."""

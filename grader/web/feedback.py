@@ -1,12 +1,15 @@
 """The feedback of a graded run, tree by tree, as the submission page shows it: each public
-tree as one compact JSON document that the page's tree views (``static/treeview.js``) draw
-twice (the student's search, marked by verdict, and the reference's), with its replay; each
-hidden tree's verdict and reason only.
+tree drawn twice by the page's tree views (``static/treeview.js``: the student's search,
+marked by verdict, and the reference's), with its replay; each hidden tree's verdict and
+reason only.
 
-The tree document (:func:`tree_document`) holds ``columns``: for each key below, one list
-with an entry per node in the tree's preorder (children in search order), null where the
-node has no such value (columns, not one object per node, keep a 5,000-node tree's document
-small: the keys are written once):
+The page itself holds none of a tree's nodes, so that its answer costs the same for a tree
+of 13 nodes and one of 5,000: its scripts fetch them (``student.py``'s ``tree_drawing``,
+``tree_node`` and ``tree_replay``, built by :mod:`grader.web.tree_data`). The tree
+document (:func:`tree_document`) holds ``columns``: for each key below, one list with an
+entry per node in the tree's preorder (children in search order), null where the node has
+no such value (columns, not one object per node, keep a 5,000-node tree's document small:
+the keys are written once):
 
 ==========  ==================================================================
 ``n``       the node's name
@@ -29,20 +32,24 @@ small: the keys are written once):
 ==========  ==================================================================
 
 and ``divergence``, the first divergence's node (or null). Values are short texts.
+
+The scripts get it in two parts: the drawing (:func:`drawing_document`: the columns of
+:data:`DRAWN`, what the views draw and say of every node) when the page is read, and a
+node's every key (:func:`node_document`, with its sentence whatever :data:`MESSAGES` says)
+when it is opened.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from grader.web.replay import replay_data
 from reference.feedback.verdicts import GOOD_VERDICTS
 from reference.report import NodeReport, NodeVerdict, Report, Step, TreeCase
-from reference.tree import Tree
+from reference.tree import Node, Tree
 from reference.values import format_value
 
 VALUE_CHARS = 24
@@ -68,6 +75,10 @@ GLYPHS: Mapping[str, str] = {
 """The short text telling each node verdict apart without colour, on the tree views and in
 the legend (``student/_macros.html``); ``static/treeview.js`` reads it from the document."""
 _KINDS = {"MAX": "max", "MIN": "min", "CHANCE": "chance", "LEAF": "leaf"}
+DRAWN = ("n", "p", "k", "u", "q", "v", "s", "x", "r", "rv", "cut")
+"""The keys of the drawing (:func:`drawing_document`): what the tree views need to draw
+each node and to name it, its verdict and its values to a screen reader; the others
+(positions, moves, texts, windows) come with a node's details, when it is opened."""
 
 
 @dataclass
@@ -78,13 +89,19 @@ class TreeView:
     hidden: bool
     verdict: str
     message: str
+    position: int = 0
+    """The tree's place in the report: its documents' address."""
     score: float | None = None
     max_score: float | None = None
-    tree: dict[str, Any] | None = None
-    """The tree document the tree views draw (see the module's docstring)."""
+    drawn: bool = False
+    """Whether the tree views draw it (its version's analysis kept it whole)."""
+    divergence: str | None = None
+    """The first divergence's node, where it is drawn ("Go to first divergence")."""
     counts: dict[str, int] = field(default_factory=dict)
     case: TreeCase | None = None
-    replay: dict[str, Any] | None = None
+    """The tree's case without its node verdicts and replay (they are fetched)."""
+    replayed: bool = False
+    """Whether it has a replay to step through."""
 
 
 def value_text(value: object, limit: int = VALUE_CHARS) -> str | None:
@@ -177,37 +194,56 @@ def _student(row: NodeReport | None, returned: str | None, reference: str | None
     return part
 
 
+def _item(
+    tree: Tree,
+    node: Node,
+    index: Mapping[str, int],
+    row: NodeReport | None,
+    returned: str | None,
+    mark: Mapping[str, Any],
+) -> dict[str, Any]:
+    """One node's keys (see the module's docstring), those with a value: ``index`` gives
+    each node's place in the preorder, ``row`` is its verdict, ``returned`` the value the
+    student's search returned there and ``mark`` what the reference did there."""
+    parent = tree.parent(node.name)
+    item: dict[str, Any] = {"n": node.name, "k": _KINDS[str(node.kind)], "g": node.label}
+    if parent is not None:
+        item["p"] = index[parent.name]
+        edge = next(edge for edge in parent.edges if edge.child == node.name)
+        if edge.action and edge.action != node.name:
+            item["a"] = edge.action[:VALUE_CHARS]
+        if edge.probability is not None:
+            item["q"] = format_value(edge.probability)
+    if node.is_leaf:
+        item["u"] = value_text(node.utility)
+    elif node.heuristic is not None:
+        item["h"] = value_text(node.heuristic)
+    item.update(_student(row, returned, mark.get("rv")))
+    item.update(mark)
+    if item.get("rv") is not None and item["rv"] == item.get("s"):
+        item["rv"] = None  # the same as the student's
+    return {key: value for key, value in item.items() if value is not None}
+
+
+def _divergence(tree: Tree, case: TreeCase) -> str | None:
+    found = case.first_divergence
+    return found.node if found is not None and found.node in tree else None
+
+
 def tree_document(tree: Tree, case: TreeCase) -> dict[str, Any]:
-    """The compact JSON document of ``tree`` with ``case``'s verdicts and both searches,
-    as the page's tree views draw it (see the module's docstring)."""
+    """The compact JSON document of ``tree`` with ``case``'s verdicts and both searches
+    (see the module's docstring); the sentences of the first :data:`MESSAGES` wrong
+    nodes only."""
     rows = {row.node: row for row in case.nodes or ()}
     student = _returned(case.replay.student) if case.replay is not None else {}
     reference = _reference(tree, case)
-    index: dict[str, int] = {}
-    nodes: list[dict[str, Any]] = []
-    for node in tree:
-        parent = tree.parent(node.name)
-        item: dict[str, Any] = {"n": node.name, "k": _KINDS[str(node.kind)], "g": node.label}
-        if parent is not None:
-            item["p"] = index[parent.name]
-            edge = next(edge for edge in parent.edges if edge.child == node.name)
-            if edge.action and edge.action != node.name:
-                item["a"] = edge.action[:VALUE_CHARS]
-            if edge.probability is not None:
-                item["q"] = format_value(edge.probability)
-        if node.is_leaf:
-            item["u"] = value_text(node.utility)
-        elif node.heuristic is not None:
-            item["h"] = value_text(node.heuristic)
-        mark = reference.get(node.name, {})
-        item.update(_student(rows.get(node.name), student.get(node.name), mark.get("rv")))
-        item.update(mark)
-        if item.get("rv") is not None and item["rv"] == item.get("s"):
-            item["rv"] = None  # the same as the student's
-        index[node.name] = len(nodes)
-        nodes.append({key: value for key, value in item.items() if value is not None})
-    found = case.first_divergence
-    divergence = found.node if found is not None and found.node in tree else None
+    index = {name: at for at, name in enumerate(tree.nodes)}
+    nodes = [
+        _item(tree, node, index, rows.get(node.name), student.get(node.name),
+              reference.get(node.name, {}))
+        for node in tree
+    ]  # fmt: skip
+    divergence = _divergence(tree, case)
     told = 0
     for item in nodes:
         if "m" in item and item["n"] != divergence:
@@ -222,12 +258,43 @@ def tree_document(tree: Tree, case: TreeCase) -> dict[str, Any]:
     }
 
 
-def tree_views(report: Report, trees: Mapping[str, Tree]) -> list[TreeView]:
-    """The views of ``report``'s trees; a public tree is drawn when ``trees`` holds it
-    (whole: a tree an analysis kept only the first levels of is not drawn)."""
+def drawing_document(tree: Tree, case: TreeCase) -> dict[str, Any]:
+    """The part of :func:`tree_document` the tree views draw from: the columns of
+    :data:`DRAWN` only."""
+    document = tree_document(tree, case)
+    columns = document["columns"]
+    document["columns"] = {key: columns[key] for key in DRAWN if key in columns}
+    return document
+
+
+def node_document(tree: Tree, case: TreeCase, at: int) -> dict[str, Any] | None:
+    """Every key of the node at ``at`` in ``tree``'s preorder, and ``i``, its place: as
+    ``{"nodes": [...]}``, in preorder, so that a subtree can be answered the same way
+    (a subtree is the run of nodes from its root's place to the next node that is not in
+    it). Its sentence is told whatever its rank among the wrong nodes. None: no such node.
+
+    ``case`` needs only that node's verdict (``tree_case(..., node=...)``)."""
+    names = list(tree.nodes)
+    if not 0 <= at < len(names):
+        return None
+    index = {name: place for place, name in enumerate(names)}
+    node = tree[names[at]]
+    rows = {row.node: row for row in case.nodes or ()}
+    student = _returned(case.replay.student) if case.replay is not None else {}
+    mark = _reference(tree, case).get(node.name, {})
+    item = _item(tree, node, index, rows.get(node.name), student.get(node.name), mark)
+    return {"nodes": [{"i": at, **item}]}
+
+
+def tree_views(
+    report: Report, replayed: Sequence[bool], trees: Mapping[str, Tree]
+) -> list[TreeView]:
+    """The views of ``report``'s trees (a summary: without node verdicts and replays;
+    ``replayed`` says which have one, by position); a public tree is drawn when ``trees``
+    holds it (whole: a tree an analysis kept only the first levels of is not drawn)."""
     views = []
-    for case in report.cases:
-        view = TreeView(case.name, case.hidden, case.verdict, case.message or "")
+    for position, case in enumerate(report.cases):
+        view = TreeView(case.name, case.hidden, case.verdict, case.message or "", position)
         if case.hidden:
             # A hidden tree shows whether it passed and an abstract reason, nothing else.
             views.append(view)
@@ -235,9 +302,10 @@ def tree_views(report: Report, trees: Mapping[str, Tree]) -> list[TreeView]:
         view.score, view.max_score = case.score, case.max_score
         view.counts = dict(case.verdict_counts())
         view.case = case
-        view.replay = replay_data(case)
+        view.replayed = replayed[position]
         tree = trees.get(case.name)
         if tree is not None:
-            view.tree = tree_document(tree, case)
+            view.drawn = True
+            view.divergence = _divergence(tree, case)
         views.append(view)
     return views

@@ -31,7 +31,7 @@ from grader.services import analyses, notices, overrides, permissions, sections
 from grader.services.exercise_store import outline_version
 from grader.services.submissions import SubmissionRefused, decode_source, standing, submit
 from grader.services.tasks import GRADE_TASK
-from grader.web import student_work
+from grader.web import student_work, tree_data
 from grader.web.context import db_session, queue, settings
 from grader.web.deadlines import due_view, due_views
 from grader.web.exercise_parts import exercise_model, fixed_parts, version_analysis
@@ -285,3 +285,30 @@ def submission_status(submission_id: int) -> Response:
     response = jsonify(status_document(found))
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+# -- what the feedback's scripts fetch: each public tree's drawing, nodes and replay ------
+# (grader.web.tree_data; opened to whoever may open the submission's page)
+
+TREE = "/submissions/<int:submission_id>/runs/<int:run_id>/trees/<int:position>"
+
+
+@blueprint.get(TREE)
+@login_required
+def tree_drawing(submission_id: int, run_id: int, position: int) -> Response:
+    found, _exercise = visible_submission(submission_id)
+    return tree_data.drawing(tree_data.found(found, run_id, position))
+
+
+@blueprint.get(TREE + "/nodes/<int:index>")
+@login_required
+def tree_node(submission_id: int, run_id: int, position: int, index: int) -> Response:
+    found, _exercise = visible_submission(submission_id)
+    return tree_data.node(tree_data.found(found, run_id, position), index)
+
+
+@blueprint.get(TREE + "/replay")
+@login_required
+def tree_replay(submission_id: int, run_id: int, position: int) -> Response:
+    found, _exercise = visible_submission(submission_id)
+    return tree_data.replay(tree_data.found(found, run_id, position))

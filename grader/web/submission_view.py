@@ -19,13 +19,13 @@ from grader.models import (
     Submission,
     TreeResult,
 )
-from grader.services import analyses
+from grader.services import analyses, report_parts
 from grader.services.exercise_store import outline_version
-from grader.services.results import load_report
 from grader.services.runs import queue_position
 from grader.web.context import db_session
 from grader.web.feedback import TreeView, tree_views
 from grader.web.source import render_source, report_marks
+from grader.web.tree_data import drawn_trees
 from reference.algorithms import ALGORITHMS
 from reference.exercises.model import Exercise as ExerciseModel
 from reference.feedback import verdict_legend
@@ -48,26 +48,26 @@ def feedback_parts(
 ) -> dict[str, Any]:
     """The template's values for ``submission``'s code and feedback: ``submission``,
     ``exercise``, ``run``, ``finished``, ``report``, ``views``, ``verdicts``,
-    ``source_listing``, ``source_marks``, ``format_value``, ``drawings_pending``."""
+    ``source_listing``, ``source_marks``, ``format_value``, ``drawings_pending``.
+
+    ``report`` is the run's summary (:func:`grader.services.report_parts.summary`): none
+    of its trees' nodes or replays, which the page's scripts fetch (:mod:`.tree_data`)."""
     run = submission.latest_run
     views: list[TreeView] = []
     model = None
-    report = None if run is None else load_report(session, run)
-    if run is not None and run.state == RunState.GRADED and report is not None:
+    found = None if run is None else report_parts.summary(session, run)
+    report = None if found is None else found.report
+    if run is not None and run.state == RunState.GRADED and found is not None:
         version = session.get(ExerciseVersion, run.exercise_version_id)
-        trees = {}
         if version is not None:
             model = outline_version(settings, exercise.slug, version).rules
-            # The trees the version's analysis kept whole (none until it is done): never a
-            # game expanded here, nor an analysis asked for by a page read.
-            result = analyses.result_for(session, version)[1]
-            drawings = {} if result is None else result.drawings()
-            trees = {name: kept.tree for name, kept in drawings.items() if kept.whole}
-        views = tree_views(report, trees)
+        # The trees the version's analysis kept whole (none until it is done): never a
+        # game expanded here, nor an analysis asked for by a page read.
+        trees = drawn_trees(session, run)[0]
+        views = tree_views(found.report, found.replayed, trees)
     finished = run is not None and run.state in FINISHED
     marks = report_marks(report if finished else None, submission.source)
-    drawn = {view.name for view in views if view.tree is not None}
-    undrawn = any(not view.hidden and view.name not in drawn for view in views)
+    undrawn = any(not view.hidden and not view.drawn for view in views)
     return {
         "submission": submission,
         "exercise": exercise,

@@ -15,7 +15,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions
 
-from tests.chromium import WebDriverWait
+from tests.chromium import WebDriverWait, settled
 from tests.integration.test_browser import (  # the fixtures of the browser tests
     ARTIFACTS,
     LIBRARY,
@@ -61,6 +61,8 @@ def test_the_replay_steps_by_keys_and_jumps_to_the_divergence(
     WebDriverWait(browser, 90).until(
         expected_conditions.presence_of_element_located((By.CSS_SELECTOR, REPLAY))
     )
+    # Its steps and the trees are fetched by the page's scripts: busy until then.
+    settled(browser)
     feedback = _text(browser, "#feedback")
     assert "first differs, at C" in feedback or "at C" in feedback
     # Every "replay:step" the section hears, kept for the test to read.

@@ -1,10 +1,12 @@
 // The feedback page's replay: both searches step by step, the current node highlighted in
-// both drawings, the steps where they differ marked and what differs in them.
+// both drawings, the steps where they differ marked and what differs in them. The steps are
+// fetched from the replay's data-replay-url (grader/web/tree_data.py), not held in the page.
 //
 // Keyboard: the replay region is one tab stop; Left / Right step, Home / End go to the
 // first / last step. Events (see the event contract in the project's briefs):
 // "replay:step" is dispatched on the case's section at each move; on "tree:select" the
-// replay goes to the first step at the selected node on that side.
+// replay goes to the first step at the selected node on that side; on "tree:drawn" (the
+// tree views drew or redrew their nodes) it finds the nodes it marks again.
 (function () {
   "use strict";
 
@@ -19,15 +21,49 @@
     return found;
   }
 
+  // What the steps tell beside them: the jump to the first difference, why it is not at
+  // the first divergence, that the replay was cut or is a decision function's.
+  function tell(box, data) {
+    var jump = box.querySelector(".replay-jump");
+    if (data.differs !== null && data.differs !== undefined) {
+      jump.textContent = "go to the first different step (" + (data.differs + 1) +
+        (data.agrees ? ", at " + data.divergence : "") + ")";
+      jump.hidden = false;
+      box.querySelector(".replay-compared").hidden = false;
+    }
+    if (data.why) {
+      var why = box.querySelector(".replay-disagrees");
+      why.textContent = data.why;
+      why.hidden = false;
+    }
+    box.querySelector(".replay-decision-style").hidden = !data.decision_style;
+    if (data.truncated) {
+      var cut = box.querySelector(".replay-truncated");
+      cut.textContent = "The replay stops after its first " +
+        Math.max(data.student.length, data.reference.length) + " steps" +
+        (data.differs === null ? ": no difference is found in them" : "") + ".";
+      cut.hidden = false;
+    }
+  }
+
   function setUp(section) {
     var box = section.querySelector(".replay");
     if (!box) { return; }
-    var data;
-    try {
-      data = JSON.parse(box.querySelector(".replay-data").textContent);
-    } catch (error) {
-      return;
-    }
+    fetch(box.getAttribute("data-replay-url"), { headers: { Accept: "application/json" } })
+      .then(function (response) {
+        if (!response.ok) { throw new Error("replay: " + response.status); }
+        return response.json();
+      })
+      .then(function (data) { start(section, box, data); })
+      .catch(function (error) {
+        box.querySelector(".replay-failed").hidden = false;
+        if (window.console) { window.console.error(error); }
+      })
+      .then(function () { box.removeAttribute("aria-busy"); });
+  }
+
+  function start(section, box, data) {
+    tell(box, data);
     var student = nodesOf(section.querySelector('[data-side="student"]'));
     var reference = nodesOf(section.querySelector('[data-side="reference"]'));
     var total = Math.max(data.student.length, data.reference.length);
@@ -133,6 +169,12 @@
       if (to === null) { return; }
       event.preventDefault();
       go(to);
+    });
+    section.addEventListener("tree:drawn", function () {
+      student = nodesOf(section.querySelector('[data-side="student"]'));
+      reference = nodesOf(section.querySelector('[data-side="reference"]'));
+      paint(student, data.student);
+      paint(reference, data.reference);
     });
     section.addEventListener("tree:select", function (event) {
       var detail = event.detail || {};

@@ -1,8 +1,11 @@
 // The feedback page's tree views: each public tree drawn twice (the student's search and the
-// reference's) from its JSON document (see grader/web/feedback.py), with d3's tidy tree
-// layout spaced by the measured width of each node's labels, pan and zoom shared by both
-// views, all-good subtrees of big trees collapsed, and one tab stop per view with arrow keys
-// inside. Events: listens to "replay:step" and dispatches "tree:select" on the section.
+// reference's) from its drawing, fetched from the box's data-tree-url (see
+// grader/web/feedback.py and tree_data.py), with d3's tidy tree layout spaced by the measured
+// width of each node's labels, pan and zoom shared by both views, all-good subtrees of big
+// trees collapsed, and one tab stop per view with arrow keys inside. A node's details (its
+// position, move, sentence, windows) are fetched when it is opened, from data-nodes-url and
+// its index. Events: listens to "replay:step"; dispatches "tree:select" and, each time the
+// nodes are drawn, "tree:drawn" on the section.
 (function () {
   "use strict";
 
@@ -18,6 +21,7 @@
   var NAME_Y = HALF + 13;
   var EXPECTED_Y = HALF + 27;
   var BIG = 150;         // over this many nodes, all-good subtrees start collapsed
+  var REST_MS = 250;     // how long the pointer or the keyboard rests on a node before its details are fetched
   var VALUE_FONT = "600 " + VALUE_PX + "px sans-serif";
   var NAME_FONT = "11px sans-serif";
   var KINDS = { max: "MAX", min: "MIN", chance: "CHANCE", leaf: "leaf" };
@@ -189,14 +193,8 @@
   }
 
   // -- one case: its document, both views, the shared layout and transform -----------------------
-  function Case(section, box) {
+  function Case(section, box, doc) {
     var self = this;
-    var doc;
-    try {
-      doc = JSON.parse(box.querySelector(".tree-data").textContent);
-    } catch (error) {
-      return;
-    }
     counter += 1;
     this.section = section;
     this.prefix = "tv" + counter;
@@ -206,6 +204,10 @@
     this.byName = {};
     this.nodes.forEach(function (node) { self.byName[node.n] = node; });
     this.panel = box.querySelector(".node-details");
+    this.nodesUrl = box.getAttribute("data-nodes-url");
+    this.shownInPanel = null;
+    this.resting = null;
+    this.restTimer = 0;
     this.transform = d3.zoomIdentity;
     this.syncing = false;
     // The extent is given: d3's default reads the SVG's size, which lays the page out.
@@ -267,6 +269,12 @@
       self.activate(view, node, false);
       self.select(view, node);
     });
+    // A node the pointer rests on has its details fetched, for its tooltip.
+    svg.addEventListener("mouseover", function (event) {
+      var target = event.target.closest && event.target.closest("g.node");
+      if (target) { self.soon(self.byName[target.getAttribute("data-node")]); }
+    });
+    svg.addEventListener("mouseout", function () { self.soon(null); });
     return view;
   };
 
@@ -310,6 +318,7 @@
     this.views.forEach(function (view) {
       view.svg.setAttribute("height", String(Math.max(180, Math.min(520, height))));
     });
+    this.section.dispatchEvent(new CustomEvent("tree:drawn"));
   };
 
   Case.prototype.edge = function (view, item) {
@@ -493,22 +502,73 @@
       var element = each.elements[node.n];
       if (element) { element.classList.add("selected"); }
     });
-    if (this.panel) {
-      this.panel.textContent = "";
-      var heading = document.createElement("strong");
-      heading.textContent = view.side === "reference" ? "Reference search" : "Your search";
-      var text = document.createElement("div");
-      text.className = "details-text";
-      text.textContent = describe(node, view.side).join("\n");
-      this.panel.appendChild(heading);
-      this.panel.appendChild(text);
-      this.panel.hidden = false;
-    }
+    this.tell(view, node);
+    this.details(node);
     if (node.collapsed || node.wasCollapsed) {
       this.toggle(node);
       self.activate(view, node, false);
     }
     this.section.dispatchEvent(new CustomEvent("tree:select", { detail: { side: view.side, node: node.n } }));
+  };
+
+  // The details panel: what is known of ``node`` on ``view``'s side (all of it once its
+  // details have come).
+  Case.prototype.tell = function (view, node) {
+    if (!this.panel) { return; }
+    this.shownInPanel = { view: view, node: node };
+    this.panel.textContent = "";
+    var heading = document.createElement("strong");
+    heading.textContent = view.side === "reference" ? "Reference search" : "Your search";
+    var text = document.createElement("div");
+    text.className = "details-text";
+    var lines = describe(node, view.side);
+    if (node.detailed === false) { lines.push("(its details could not be loaded)"); }
+    text.textContent = lines.join("\n");
+    this.panel.appendChild(heading);
+    this.panel.appendChild(text);
+    this.panel.hidden = false;
+  };
+
+  // Fetches ``node``'s details once (its every key: grader/web/feedback.py's node_document),
+  // then tells them in the panel, if it still shows the node, and in its labels.
+  Case.prototype.details = function (node) {
+    var self = this;
+    if (node.detailed || node.loading || !this.nodesUrl) { return; }
+    node.loading = true;
+    fetch(this.nodesUrl + node.i, { headers: { Accept: "application/json" } })
+      .then(function (response) {
+        if (!response.ok) { throw new Error("node details: " + response.status); }
+        return response.json();
+      })
+      .then(function (answer) {
+        var item = (answer.nodes || [])[0] || {};
+        Object.keys(item).forEach(function (key) { if (key !== "i") { node[key] = item[key]; } });
+        node.detailed = true;
+        self.views.forEach(function (view) {
+          var element = view.elements[node.n];
+          if (!element) { return; }
+          var lines = describe(node, view.side);
+          element.setAttribute("aria-label", lines.join("; "));
+          element.querySelector("title").textContent = lines.join("\n");
+        });
+      })
+      .catch(function () { node.detailed = false; })
+      .then(function () {
+        node.loading = false;
+        var shown = self.shownInPanel;
+        if (shown && shown.node === node) { self.tell(shown.view, node); }
+      });
+  };
+
+  // The details of the node the pointer or the keyboard rests on (``node``; null: none),
+  // fetched once it has rested there a moment.
+  Case.prototype.soon = function (node) {
+    var self = this;
+    if (node === this.resting) { return; }
+    window.clearTimeout(this.restTimer);
+    this.resting = node;
+    if (!node || node.collapsed || node.detailed) { return; }
+    this.restTimer = window.setTimeout(function () { self.details(node); }, REST_MS);
   };
 
   Case.prototype.key = function (view, event) {
@@ -527,7 +587,10 @@
       default: return;
     }
     event.preventDefault();
-    if (target) { this.activate(view, target, true); }
+    if (target) {
+      this.activate(view, target, true);
+      this.soon(target);
+    }
   };
 
   // The replay's current node on one side: highlighted, and brought into view if need be.
@@ -556,11 +619,26 @@
     this.views[0].svg.scrollIntoView({ block: "nearest" });
   };
 
-  if (!d3 || !d3.tree || !d3.zoom) { return; }
   var began = performance.now();
+  var drawn = [];
   document.querySelectorAll("section.case").forEach(function (section) {
-    section.querySelectorAll(".tree-views").forEach(function (box) { new Case(section, box); });
+    section.querySelectorAll(".tree-views").forEach(function (box) {
+      drawn.push(fetch(box.getAttribute("data-tree-url"), { headers: { Accept: "application/json" } })
+        .then(function (response) {
+          if (!d3 || !d3.tree || !d3.zoom) { throw new Error("tree: d3 is missing"); }
+          if (!response.ok) { throw new Error("tree: " + response.status); }
+          return response.json();
+        })
+        .then(function (doc) { new Case(section, box, doc); })
+        .catch(function (error) {
+          box.querySelector(".tv-failed").hidden = false;
+          if (window.console) { window.console.error(error); }
+        })
+        .then(function () { box.removeAttribute("aria-busy"); }));
+    });
   });
-  // How long drawing took, for bench/feedback_page.py.
-  performance.measure("treeview", { start: began, end: performance.now() });
+  // How long fetching and drawing took, for bench/feedback_page.py.
+  Promise.all(drawn).then(function () {
+    performance.measure("treeview", { start: began, end: performance.now() });
+  });
 })();

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from selenium.webdriver.common.by import By
 from sqlalchemy import select
 
 from grader.config import Settings
@@ -20,7 +21,16 @@ from grader.models import Course, Exercise, Role, User
 from grader.services.queue import Queue
 from grader.services.submissions import submit
 from grader.services.tasks import GRADE_TASK
-from tests.chromium import axe_violations, chromium, screenshot, served, sideways_overflow, sign_in
+from tests.chromium import (
+    WebDriverWait,
+    axe_violations,
+    chromium,
+    screenshot,
+    served,
+    settled,
+    sideways_overflow,
+    sign_in,
+)
 from tests.grader.conftest import PASSWORD, UserFactory, analysed
 
 pytestmark = pytest.mark.browser
@@ -72,9 +82,21 @@ def test_the_pages_of_contract_exercises_pass_axe_and_fit_the_screen(
         sign_in(driver, base, student.email, PASSWORD)
         for name, path in pages.items():
             driver.get(base + path)
+            settled(driver)
             text = driver.page_source
             if name == "cs188-feedback":
-                assert "T was generated, but the search prunes it at G" in text
+                # T's sentence, in its details once it is opened.
+                driver.execute_script(
+                    "document.querySelector(arguments[0])"
+                    ".dispatchEvent(new MouseEvent('click', {bubbles: true}));",
+                    'figure[data-side="student"] g.node[data-node="T"]',
+                )
+                WebDriverWait(driver, 10).until(
+                    lambda found: (
+                        "T was generated, but the search prunes it at G"
+                        in found.find_element(By.CSS_SELECTOR, ".node-details").text
+                    )
+                )
             if name == "mit-exercise":
                 assert "MIT 6.034, games lab" in text
             found = {"axe": axe_violations(driver), "sideways": sideways_overflow(driver)}

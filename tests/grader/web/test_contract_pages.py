@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from grader.db import Database
 from grader.models import Course, User
 from tests.grader.conftest import UserFactory, analysed, login
-from tests.grader.web.test_student_pages import drawn_nodes, exercise_id, upload
+from tests.grader.web.test_student_pages import drawn_nodes, exercise_id, opened_node, upload
 
 DATA = Path(__file__).resolve().parents[2] / "worker" / "data"
 CS188 = "cs188-alphabeta-one-ghost"
@@ -62,9 +62,9 @@ def test_a_cs188_agent_that_generates_too_much_is_told_which_states(
     )
     assert response.status_code == 302
     page = client.get(response.headers["Location"]).get_data(as_text=True)
-    nodes = drawn_nodes(page)[0]
+    nodes = drawn_nodes(client, page)[0]
     assert nodes["T"]["v"] == "extra" and nodes["M"]["v"] == "extra"
-    assert "T was generated, but the search prunes it at G" in page
+    assert "T was generated, but the search prunes it at G" in opened_node(client, page, "T")["m"]
 
 
 def test_a_cs188_agent_as_the_course_writes_it_passes(

@@ -74,7 +74,7 @@ def test_feedback_before_the_analysis_says_the_drawings_come_and_polls(
     page = client.get(location).get_data(as_text=True)
     assert "Graded" in page and "100 / 100" in page  # the feedback is not held back
     assert PREPARED in page and PENDING in page
-    assert 'class="tree-data"' not in page
+    assert 'class="tree-views"' not in page
     status = client.get(f"/submissions/{submission_id}/status").get_json()
     assert status["state"] == "graded" and status["drawings_pending"] is True
 
@@ -84,7 +84,7 @@ def test_feedback_before_the_analysis_says_the_drawings_come_and_polls(
     assert status["drawings_pending"] is False
     page = client.get(location).get_data(as_text=True)
     assert PREPARED not in page and PENDING not in page
-    assert "C2" in drawn_nodes(page)[0]
+    assert "C2" in drawn_nodes(client, page)[0]
 
 
 def test_a_failed_analysis_draws_nothing_and_does_not_poll(

@@ -8,6 +8,7 @@ import json
 import re
 from html import unescape
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -57,13 +58,23 @@ def exercise_id(database: Database, course: Course, slug: str = SLUG) -> int:
     return found
 
 
-def drawn_nodes(page: str) -> list[dict[str, dict[str, object]]]:
-    """The nodes of each tree the page's tree views draw, by name (from its document)."""
+def fetched(client: FlaskClient, page: str, kind: str) -> list[dict[str, Any]]:
+    """The documents the page's scripts fetch from its ``data-<kind>-url`` attributes."""
+    found = []
+    for url in re.findall(rf'data-{kind}-url="([^"]+)"', page):
+        response = client.get(unescape(url))
+        assert response.status_code == 200, (url, response.status_code)
+        found.append(json.loads(response.get_data(as_text=True)))
+    return found
+
+
+def drawn_nodes(client: FlaskClient, page: str) -> list[dict[str, dict[str, object]]]:
+    """The nodes of each tree the page's tree views draw, by name (from the drawing its
+    script fetches)."""
     trees = []
-    for found in re.findall(
-        r'<script type="application/json" class="tree-data">(.*?)</script>', page
-    ):
-        columns = json.loads(found)["columns"]
+    for document in fetched(client, page, "tree"):
+        columns = document["columns"]
+        assert isinstance(columns, dict)
         rows = [
             {key: column[at] for key, column in columns.items() if column[at] is not None}
             for at in range(len(columns["n"]))
@@ -71,6 +82,19 @@ def drawn_nodes(page: str) -> list[dict[str, dict[str, object]]]:
         trees.append({row["n"]: row for row in rows})
     assert trees, "no tree drawn"
     return trees
+
+
+def opened_node(client: FlaskClient, page: str, name: str) -> dict[str, Any]:
+    """Every key of node ``name`` of the page's (first) tree, as its script fetches them
+    when the node is opened."""
+    (document,) = fetched(client, page, "tree")[:1]
+    index = document["columns"]["n"].index(name)
+    (nodes_url,) = re.findall(r'data-nodes-url="([^"]+)"', page)[:1]
+    response = client.get(unescape(nodes_url) + str(index))
+    assert response.status_code == 200
+    (item,) = response.get_json()["nodes"]
+    assert item["i"] == index and item["n"] == name
+    return dict(item)
 
 
 def upload(
@@ -246,12 +270,12 @@ def test_a_correct_upload_is_graded_with_pruned_nodes_drawn_cut(
     assert response.status_code == 302
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert "Graded" in page and "100 / 100" in page
-    nodes = drawn_nodes(page)[0]
+    nodes = drawn_nodes(client, page)[0]
     for name in ("C2", "C3"):
         assert nodes[name]["v"] == "pruned"
         assert nodes[name]["r"] == "p" and nodes[name]["cut"] == 1  # drawn cut
     assert "Your search went exactly as the reference search." in page
-    assert 'class="replay-data"' in page
+    assert fetched(client, page, "replay")
     assert "Hidden trees" in page and "hidden-1" in page
 
 
@@ -262,14 +286,12 @@ def test_a_pasted_search_without_pruning_is_told_where_it_went_wrong(
     response = paste(client, exercise, NO_PRUNING.read_text(encoding="utf-8"))
     assert response.status_code == 302
     page = client.get(response.headers["Location"]).get_data(as_text=True)
-    nodes = drawn_nodes(page)[0]
+    nodes = drawn_nodes(client, page)[0]
     assert nodes["C2"]["v"] == "extra" and nodes["C3"]["v"] == "extra"
     heading = 'Where your search first differs, at <a class="node-link" href="#node-fig5.2-C">C</a>'
     assert heading in page
     assert "so C could return at once; your search went on to C2." in page
-    data = re.search(r'<script type="application/json" class="replay-data">(.*?)</script>', page)
-    assert data is not None
-    replay = json.loads(data.group(1))
+    (replay,) = fetched(client, page, "replay")
     assert replay["student"][replay["differs"]]["text"] == "enter C2 (alpha = 3, beta = 2)"
     assert replay["reference"][replay["differs"]]["text"].startswith("C returns 2 at once")
 
@@ -287,7 +309,7 @@ def test_hidden_trees_show_only_their_verdict_and_reason(
         hidden = [case for case in report["cases"] if case["hidden"]]
     assert hidden and all("nodes" not in case and "replay" not in case for case in hidden)
     assert page.count('data-case="') == 1  # only the public tree is drawn
-    (drawn,) = drawn_nodes(page)
+    (drawn,) = drawn_nodes(client, page)
     assert set(drawn) == {"A", "B", "B1", "B2", "B3", "C", "C1", "C2", "C3", "D", "D1", "D2", "D3"}
     for case in hidden:
         assert escape(case.get("message", "")) in page
@@ -310,7 +332,7 @@ def test_a_wrong_search_is_told_what_it_looks_like_beside_its_first_divergence(
     box = box[: box.index("</aside>")]
     # Beside the first divergence: right after its box, in the public tree's section.
     assert page.index("Where your search first differs") < page.index("diagnosis-box")
-    assert page.index("diagnosis-box") < page.index('class="tree-data"')
+    assert page.index("diagnosis-box") < page.index('class="tree-views"')
     assert page.count('class="diagnosis-box"') == 1
     for text in (diagnosis["summary"], nearest["name"], nearest["explanation"],
                  nearest["pseudocode"], nearest["hint"]):  # fmt: skip
