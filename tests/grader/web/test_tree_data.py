@@ -13,7 +13,7 @@ from html import unescape
 
 import pytest
 from flask.testing import FlaskClient
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from grader.config import Settings
 from grader.db import Database
@@ -22,6 +22,7 @@ from grader.models import (
     ExerciseVersion,
     GradingRun,
     Role,
+    RunState,
     Submission,
     TreeResult,
     User,
@@ -33,13 +34,7 @@ from grader.web.replay import replay_data
 from reference.report import TreeCase
 from reference.tree import Tree
 from tests.grader.conftest import UserFactory, analysed, counted, login
-from tests.grader.web.test_student_pages import (
-    NO_PRUNING,
-    SLUG,
-    exercise_id,
-    paste,
-    submitted,
-)
+from tests.grader.web.test_student_pages import NO_PRUNING, SLUG, exercise_id, paste
 
 
 @dataclass(frozen=True)
@@ -169,28 +164,33 @@ def test_a_hidden_tree_is_not_found(
     assert client.get(f"{base}/99").status_code == 404
 
 
-def test_another_submissions_run_and_a_run_not_graded_are_not_found(
-    client: FlaskClient, database: Database, settings: Settings, course: Course, graded: Graded
+def test_another_submissions_run_is_not_found(
+    client: FlaskClient, database: Database, course: Course, graded: Graded
 ) -> None:
-    (waiting,) = submitted(
-        database, settings, graded.student, exercise_id(database, course), "x = 1"
-    )
+    # The same student's second attempt, graded: its run under the first's address.
+    response = paste(client, exercise_id(database, course), NO_PRUNING.read_text(encoding="utf-8"))
+    assert response.status_code == 302
     with database.session() as session:
-        queued = session.get(Submission, waiting)
-        assert queued is not None and queued.latest_run is not None
-        queued_run = queued.latest_run.id
-    # This submission with the other's run, and the other (queued, not graded) with its own.
+        second = session.scalars(select(Submission).where(Submission.id != graded.submission)).one()
+        assert second.latest_run is not None
+        other_run = second.latest_run.id
     for path in documents(graded):
-        assert (
-            client.get(path.replace(f"/runs/{graded.run}/", f"/runs/{queued_run}/")).status_code
-            == 404
+        mixed = path.replace(f"/runs/{graded.run}/", f"/runs/{other_run}/")
+        assert client.get(mixed).status_code == 404, mixed
+        own = mixed.replace(f"/submissions/{graded.submission}/", f"/submissions/{second.id}/")
+        assert client.get(own).status_code == 200, own
+
+
+def test_a_run_not_graded_is_not_found(
+    client: FlaskClient, database: Database, graded: Graded
+) -> None:
+    # Its rows kept, its state another: only a graded run's documents are read.
+    with database.session() as session:
+        session.execute(
+            update(GradingRun).where(GradingRun.id == graded.run).values(state=RunState.RUNNING)
         )
-        moved = path.replace(f"/submissions/{graded.submission}/", f"/submissions/{waiting}/")
-        assert (
-            client.get(moved.replace(f"/runs/{graded.run}/", f"/runs/{queued_run}/")).status_code
-            == 404
-        )
-        assert client.get(moved).status_code == 404
+    for path in documents(graded):
+        assert client.get(path).status_code == 404, path
 
 
 def test_a_node_beyond_the_tree_is_not_found(client: FlaskClient, graded: Graded) -> None:
