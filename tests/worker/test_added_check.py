@@ -33,8 +33,8 @@ from tests.worker.added_sources import (
 )
 from worker import added_check
 from worker.added_check import TryAgain, check_added, check_source
-from worker.trees import prepared
 from worker.sandbox import SandboxUnavailable
+from worker.trees import prepared
 
 MODEL = load_catalog(EXERCISES).get(SLUG)
 

@@ -19,8 +19,8 @@ from reference.hidden.trusted import best_actions
 from reference.tree import Kind, Tree
 from reference.treefile import parse_compact
 from worker.grading import grade
-from worker.trees import cases
 from worker.sandbox.importable import preload_for
+from worker.trees import cases
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 CATALOG = load_catalog(EXERCISES)
