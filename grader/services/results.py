@@ -105,6 +105,9 @@ class RunDetails(_Document):
     cut: Text | None = None
     score_parts: TotalParts | None = None
     diagnosis: DiagnosisReport | None = None
+    compacted: Text | None = None
+    """The day (ISO) its node rows were deleted, a later attempt being graded long enough
+    before (:mod:`grader.services.retention`); None: kept."""
     cases: list[CaseDetails]
 
 

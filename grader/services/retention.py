@@ -7,9 +7,10 @@ the same exercise has been graded for that many days, the earlier attempts' runs
 check of a draft made before it) lose their node rows; everything else stays: the run's
 verdict, score and diagnosis, each tree's verdict, score, counts by verdict and first
 divergence. Their report then lists no node and says how many of each verdict were not
-kept (``nodes_omitted``), as a report cut by the node-rows limit does; the class's pages
-read only each student's latest attempt's nodes, which are never compacted. With 0 (the
-default) nothing is ever compacted.
+kept (``nodes_omitted``), as a report cut by the node-rows limit does, and its page says
+when and why they went (the run's details note the day); the class's pages read only each
+student's latest attempt's nodes, which are never compacted. With 0 (the default) nothing
+is ever compacted.
 """
 
 from __future__ import annotations
@@ -74,6 +75,11 @@ def compact(session: Session, settings: Settings, now: datetime | None = None) -
     if not trees:
         return 0
     deleted = session.execute(delete(NodeResult).where(NodeResult.tree_result_id.in_(trees)))
+    day = (now or utcnow()).date().isoformat()
+    runs = select(TreeResult.run_id).where(TreeResult.id.in_(trees)).distinct()
+    for run in session.scalars(select(GradingRun).where(GradingRun.id.in_(runs))):
+        if run.details is not None and not run.details.get("compacted"):
+            run.details = {**run.details, "compacted": day}  # its page says so
     return int(getattr(deleted, "rowcount", 0) or 0)
 
 

@@ -48,7 +48,8 @@ def feedback_parts(
 ) -> dict[str, Any]:
     """The template's values for ``submission``'s code and feedback: ``submission``,
     ``exercise``, ``run``, ``finished``, ``report``, ``views``, ``verdicts``,
-    ``source_listing``, ``source_marks``, ``format_value``, ``drawings_pending``.
+    ``source_listing``, ``source_marks``, ``format_value``, ``drawings_pending``,
+    ``compacted`` and ``keep_days``.
 
     ``report`` is the run's summary (:func:`grader.services.report_parts.summary`): none
     of its trees' nodes or replays, which the page's scripts fetch (:mod:`.tree_data`)."""
@@ -82,6 +83,9 @@ def feedback_parts(
         # A public tree not drawn yet because its version's analysis is under way: the page
         # says so and reloads once it is done.
         "drawings_pending": undrawn and run is not None and drawings_pending(session, run),
+        # The day its node rows went (GRADER_NODE_ROWS_KEEP_DAYS), if they did.
+        "compacted": None if found is None or run is None else (run.details or {}).get("compacted"),
+        "keep_days": settings.node_rows_keep_days,
     }
 
 

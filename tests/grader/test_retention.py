@@ -9,15 +9,17 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from flask import Flask
 from sqlalchemy import func, select
 
 from grader.config import ConfigError, Settings
-from grader.models import Exercise, GradingRun, NodeResult, TreeResult, User
+from grader.db import Database
+from grader.models import Course, Exercise, GradingRun, NodeResult, Role, TreeResult, User
 from grader.models.submissions import SubmissionKind
 from grader.services import retention
 from grader.services.results import load_report
 from grader.services.submissions import submit
-from tests.grader.conftest import Backend
+from tests.grader.conftest import Backend, UserFactory, configured, login
 from worker.execute import execute_run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -162,3 +164,31 @@ def test_compaction_goes_a_batch_at_a_time_until_none_is_left(
 def test_a_negative_number_of_days_is_refused() -> None:
     with pytest.raises(ConfigError, match="GRADER_NODE_ROWS_KEEP_DAYS"):
         Settings(env="development", node_rows_keep_days=-1).checked()
+
+
+def test_a_compacted_attempts_page_says_when_and_why_its_nodes_went(
+    app: Flask, settings: Settings, database: Database, course: Course, make_user: UserFactory
+) -> None:
+    backend = Backend("sqlite", settings, database, course)
+    student = make_user(Role.STUDENT, course)
+    first = _graded(backend, student, WRONG)
+    second = _graded(backend, student, CORRECT)
+    later = _finished(backend, second) + timedelta(days=15)  # type: ignore[operator]
+    assert _compact(backend, 14, later) > 0
+    configured(app, node_rows_keep_days=14)
+    client = app.test_client()
+    login(client, student)
+
+    pages = {}
+    for run_id in (first, second):
+        with database.session() as session:
+            run = session.get(GradingRun, run_id)
+            assert run is not None
+            pages[run_id] = client.get(f"/submissions/{run.submission_id}").get_data(as_text=True)
+
+    compacted = " ".join(pages[first].split())
+    assert "node-by-node feedback was removed on" in compacted
+    assert f'datetime="{later.date().isoformat()}"' in compacted  # type: ignore[attr-defined]
+    assert "keeps it for 14 days after a later attempt" in compacted
+    assert "first divergences are kept" in compacted and "C2" in compacted  # its divergence
+    assert "removed on" not in pages[second]
