@@ -54,7 +54,6 @@ class Context:
         """True values from MAX's point of view."""
         self.values = facts.values
         """True values as the algorithm returns them (the mover's view in negamax)."""
-        self.ref_visited = self.ref.visited
         self.depth_counts_down = self._depth_counts_down()
         self.wrong_values = wrong_values(
             self.geometry.names,
@@ -67,7 +66,12 @@ class Context:
         self.wrong_bounds: set[str] = set()  # without windows or a depth limit, any will do
         if self.ref.windows or self.options.depth_limit is not None:
             self.wrong_bounds = wrong_bounds(
-                self.student.calls, self.student.events, self.ref.windows, self.expected_depth
+                self.student.call_order,
+                self.student.call_in_preorder,
+                self.geometry.names,
+                self.student.events,
+                facts.windows_in_preorder,
+                self.expected_depth,
             )
         """The nodes :meth:`bounds_mismatch` finds a mismatch at."""
         self.unasked = self._unasked()
@@ -80,13 +84,12 @@ class Context:
         says why (see :func:`reference.feedback.explain.pruned_reason`)."""
 
     def _unasked(self) -> dict[str, str]:
-        index = self.geometry.index
+        names = self.geometry.names
         visited, asked = self.student.visited_in_preorder, self.student.asked_in_preorder
         unasked: dict[str, str] = {}
-        for name, method in self.ref.evaluated.items():
-            at = index[name]
+        for at, method in zip(self.ref.evaluated_order, self.ref.evaluated_requests, strict=True):
             if visited[at] and not asked[at]:
-                unasked[name] = method
+                unasked[names[at]] = method
         return unasked
 
     def unasked_message(self, name: str) -> str:

@@ -34,33 +34,38 @@ inside it, a value."""
 def first_divergence(ctx: Context, answer: Answer) -> Divergence | None:
     """The earliest point where the student's search departs from the reference, or None."""
     student = ctx.student
-    expected = ctx.ref.order
+    names, index = ctx.geometry.names, ctx.geometry.index
+    first_seen = student.first_visit_in_preorder
+    # Nodes by preorder position: the reference's order, and the student's first visits.
+    expected_at = ctx.facts.order_positions
     ordered = ctx.geometry.order_judged
     if not ordered:
         # The order is not judged: the reference's nodes in the order the student's search
         # reached them, then those it never reached, so that only an extra node or a
         # missed one departs.
-        expected = _in_student_order(student.order, expected)
-    first_visit = student.first_visit
-    visits = list(first_visit.values())  # first-visit positions, in the order of ``order``
-    departs = _departure_index(student.order, expected)
+        expected_at = _in_student_order(student.visit_order, expected_at)
+    visits = student.visit_positions  # first-visit positions, in the order of visit_order
+    departs = _departure_index(student.visit_order, expected_at)
     limit = visits[departs] if departs < len(visits) else len(ctx.observed.events)
     cause: tuple[Cause, str] | None = None
     if departs < len(visits):
-        cause = ("departure", student.order[departs])
+        cause = ("departure", names[student.visit_order[departs]])
     for name, position in student.repeated.items():
         if position < limit:
             limit, cause = position, ("repeated", name)
+    calls = student.call_in_preorder
     for name in ctx.wrong_bounds:
-        seen = first_visit.get(name)
-        if seen is None:
+        at = index[name]
+        seen, called = first_seen[at], calls[at]
+        if seen is None or called is None:
             continue  # calls before any visit are not judged
         # A call before the first visit is judged at the visit, once it matched.
-        position = max(seen, student.calls[name])
+        position = max(seen, called)
         if position < limit:
             limit, cause = position, ("bounds", name)
-    unasked = min(ctx.unasked, key=first_visit.__getitem__) if ctx.unasked else None
-    if unasked is not None:
+    unasked = None
+    if ctx.unasked:
+        unasked = min(ctx.unasked, key=ctx.student.first_visit_of)
         # The nodes the reference scores are never inside one another's subtrees, so the
         # search leaves them in the order it first visits them: the first one is left first.
         position = _left_at(ctx, unasked, limit)
@@ -70,11 +75,11 @@ def first_divergence(ctx: Context, answer: Answer) -> Divergence | None:
     if found is not None:
         limit, cause = found
     if cause is None and unasked is not None:  # the search ended inside it
-        limit, cause = first_visit[unasked], ("unasked", unasked)
+        limit, cause = student.first_visit_of(unasked), ("unasked", unasked)
     if cause is not None:
-        return _divergence(ctx, cause, limit, departs, expected)
-    if departs < len(expected):
-        node, message = missed_divergence(ctx, expected[departs])
+        return _divergence(ctx, cause, limit, departs, expected_at)
+    if departs < len(expected_at):
+        node, message = missed_divergence(ctx, names[expected_at[departs]])
         return Divergence(node, message)
     if answer.message is not None:
         return Divergence(ctx.tree.root.name, answer.message)
@@ -87,7 +92,7 @@ def _left_at(ctx: Context, name: str, limit: int) -> int:
     index, end = ctx.geometry.index, ctx.geometry.end
     at, events = index[name], ctx.observed.events
     stop = end[at]
-    for position in range(ctx.student.first_visit[name] + 1, min(limit, len(events))):
+    for position in range(ctx.student.first_visit_of(name) + 1, min(limit, len(events))):
         event = events[position]
         other = index.get(event.node)
         if other is None:
@@ -97,21 +102,21 @@ def _left_at(ctx: Context, name: str, limit: int) -> int:
     return limit
 
 
-def _in_student_order(order: list[str], expected: list[str]) -> list[str]:
+def _in_student_order(order: list[int], expected: list[int]) -> list[int]:
     """The reference's nodes ``expected``, those the student reached first, in the order
     it reached them (``order``), then the others in the reference's order."""
     wanted = set(expected)
-    reached = [name for name in order if name in wanted]
+    reached = [at for at in order if at in wanted]
     seen = set(reached)
-    return reached + [name for name in expected if name not in seen]
+    return reached + [at for at in expected if at not in seen]
 
 
-def _departure_index(order: list[str], expected: list[str]) -> int:
+def _departure_index(order: list[int], expected: list[int]) -> int:
     """How many of the student's first visits follow the reference's order."""
     if order == expected[: len(order)]:
         return len(order)
-    for at, name in enumerate(order):
-        if at >= len(expected) or expected[at] != name:
+    for at, node in enumerate(order):
+        if at >= len(expected) or expected[at] != node:
             return at
     return len(order)
 
@@ -133,7 +138,7 @@ def _first_wrong_return(
     reference_done = len(expected) if ordered else 0
     matched = 0
     # The first returns in the order of position, and where their nodes are.
-    for position, at in zip(student.returns.values(), student.returns_in_preorder, strict=True):
+    for position, at in zip(student.return_positions, student.return_order, strict=True):
         if position >= limit:
             return None
         while visits[matched] < position:
@@ -151,13 +156,16 @@ def _first_wrong_return(
 
 
 def _divergence(
-    ctx: Context, cause: tuple[Cause, str], position: int, departs: int, expected: list[str]
+    ctx: Context, cause: tuple[Cause, str], position: int, departs: int, expected: list[int]
 ) -> Divergence:
+    """The divergence of ``cause`` at ``position``; ``expected``: the reference's nodes in
+    the order it visits them (preorder positions)."""
     kind, name = cause
+    names = ctx.geometry.names
     if kind == "repeated":
         return Divergence(name, _repeated_message(ctx, name, position), position)
     if kind == "departure":
-        following = expected[departs] if departs < len(expected) else None
+        following = names[expected[departs]] if departs < len(expected) else None
         node, message = _departure(ctx, name, following)
         return Divergence(node, message, position)
     if kind == "unasked":
@@ -168,7 +176,7 @@ def _divergence(
         mismatch = ctx.value_mismatch(name)
     else:  # it returned while the reference still searches inside it
         matched = _visits_before(ctx, position)
-        node, message = missed_divergence(ctx, expected[matched])
+        node, message = missed_divergence(ctx, names[expected[matched]])
         return Divergence(node, message, position)
     assert mismatch is not None
     differs = mismatch.bound if kind == "bounds" else "value"
@@ -176,12 +184,12 @@ def _divergence(
 
 
 def _visits_before(ctx: Context, position: int) -> int:
-    return sum(1 for seen in ctx.student.first_visit.values() if seen < position)
+    return sum(1 for seen in ctx.student.visit_positions if seen < position)
 
 
 def _departure(ctx: Context, name: str, expected: str | None) -> tuple[str, str]:
     """Why visiting ``name`` when the reference visits ``expected`` next is a departure."""
-    if name not in ctx.ref_visited or expected is None:
+    if not ctx.facts.searched_in_preorder[ctx.geometry.index[name]] or expected is None:
         return extra_divergence(ctx, name)
     if ctx.student.visited(expected):
         return order_divergence(ctx, name, expected)
@@ -189,8 +197,9 @@ def _departure(ctx: Context, name: str, expected: str | None) -> tuple[str, str]
 
 
 def _repeated_message(ctx: Context, name: str, position: int) -> str:
-    returned_at = ctx.student.returns.get(name)
-    value = ctx.student.returned.get(name)
+    at = ctx.geometry.index[name]
+    returned_at = ctx.student.return_in_preorder[at]
+    value = ctx.student.returned_in_preorder[at]
     if returned_at is not None and returned_at < position and value is not None:
         return f"{name} was searched again after it had returned {format_value(value)}."
     return f"Your search came back to {name} after it had moved on from it."

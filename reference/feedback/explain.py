@@ -122,7 +122,7 @@ def missed_divergence(ctx: Context, name: str) -> tuple[str, str]:
         relation = "<=" if on_equality else "<"
     # The v here is the reference's: the student's own v is never seen, only what their
     # nodes returned.
-    own = ctx.student.returned.get(parent)
+    own = ctx.student.returned_in_preorder[ctx.geometry.index[parent]]
     yours = ""
     if own is not None and own != backup.value:
         yours = f" (your {parent} returned {format_value(own)})"

@@ -53,6 +53,8 @@ class Geometry:
         """Node names in preorder (``names[index[name]] == name``)."""
         self.index = index
         self.end = end
+        self.child_counts = children
+        """How many children each node has, in preorder."""
 
     @cached_property
     def depth(self) -> dict[str, int]:

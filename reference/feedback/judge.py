@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from reference.exercises.model import Scoring
@@ -31,7 +31,7 @@ def judge(
     """
     scoring = scoring or Scoring()
     ctx = Context(tree, reference, observed)
-    nodes = judge_tree(ctx)
+    nodes, verdicts = _judge_columns(ctx, _tree_columns(ctx))
     answer = judge_answer(ctx)
     # A miscount of static evaluations (MIT 6.034's answers carry one) costs the value's
     # points: the answer (path, score, evaluations) is wrong, as the lab's tests say.
@@ -42,7 +42,7 @@ def judge(
         scoring,
         value_ok=value_ok,
         decision_ok=answer.decision_ok,
-        share=node_share(feedback.verdict for feedback in nodes),
+        share=node_share(verdicts),
     )
     return TreeFeedback(
         nodes=nodes,
@@ -71,8 +71,10 @@ def judge_nodes(ctx: Context, names: Iterable[str]) -> tuple[NodeFeedback, ...]:
     return _judge_columns(
         ctx,
         Columns(
+            at,
             [facts.geometry.names[i] for i in at],
             [facts.allowed_in_preorder[i] for i in at],
+            [facts.described_in_preorder[i] for i in at],
             [student.returned_in_preorder[i] for i in at],
             bytes(facts.searched_in_preorder[i] for i in at),
             bytes(student.visited_in_preorder[i] for i in at),
@@ -80,32 +82,39 @@ def judge_nodes(ctx: Context, names: Iterable[str]) -> tuple[NodeFeedback, ...]:
             [facts.windows_in_preorder[i] for i in at],
             [student.received_in_preorder[i] for i in at],
         ),
-    )
+    )[0]
 
 
 def judge_tree(ctx: Context) -> tuple[NodeFeedback, ...]:
     """:func:`node_feedback` of every node of the tree, in preorder."""
+    return _judge_columns(ctx, _tree_columns(ctx))[0]
+
+
+def _tree_columns(ctx: Context) -> Columns:
     facts, student = ctx.facts, ctx.student
-    return _judge_columns(
-        ctx,
-        Columns(
-            facts.geometry.names,
-            facts.allowed_in_preorder,
-            student.returned_in_preorder,
-            facts.searched_in_preorder,
-            student.visited_in_preorder,
-            facts.values_in_preorder,
-            facts.windows_in_preorder,
-            student.received_in_preorder,
-        ),
+    return Columns(
+        range(len(facts.geometry.names)),
+        facts.geometry.names,
+        facts.allowed_in_preorder,
+        facts.described_in_preorder,
+        student.returned_in_preorder,
+        facts.searched_in_preorder,
+        student.visited_in_preorder,
+        facts.values_in_preorder,
+        facts.windows_in_preorder,
+        student.received_in_preorder,
     )
 
 
 class Columns(NamedTuple):
     """What judging nodes needs, one entry per node."""
 
+    at: Sequence[int]
+    """The nodes' preorder positions."""
     names: list[str]
     allowed: list[Allowed | None]
+    described: list[tuple[str, str] | None]
+    """What ``allowed`` says (see :attr:`TreeFacts.described_in_preorder`)."""
     returned: list[Number | None]
     searched: bytes | bytearray
     """Non-zero where the reference visits the node."""
@@ -116,40 +125,62 @@ class Columns(NamedTuple):
     received: list[tuple[Number | None, Number | None] | None]
 
 
-def _judge_columns(ctx: Context, nodes: Columns) -> tuple[NodeFeedback, ...]:
-    """The feedback on ``nodes``, built column by column: only the verdicts need Python
-    code per node. Most nodes are plain: the reference and the student searched them alike
-    and the value they returned may be returned; their verdict is made here, the others'
-    by :class:`NodeJudge`."""
+def _judge_columns(ctx: Context, nodes: Columns) -> tuple[tuple[NodeFeedback, ...], list[Verdict]]:
+    """The feedback on ``nodes``, built column by column, and their verdicts: only the
+    verdicts need Python code per node. Most nodes are plain: the reference and the student
+    searched them alike and the value they returned may be returned; their verdict is made
+    here, the others' by :class:`NodeJudge`."""
     if not nodes.names:
-        return ()
+        return (), []
     judge = NodeJudge(ctx)
-    suspects = judge.suspects
-    described: dict[Allowed, tuple[str, str]] = {}  # see NodeJudge
-    rows: list[Judgement] = []
-    add = rows.append
+    verdicts: list[Verdict] = []
+    expected: list[str | None] = []
+    actual: list[str | None] = []
+    messages: list[str] = []
+    # One append per column and node: the columns are what the feedback is built from.
+    verdict, expect, act, say = verdicts.append, expected.append, actual.append, messages.append
     ok = Verdict.OK
-    for name, can, got, searched, visited in zip(
-        nodes.names, nodes.allowed, nodes.returned, nodes.searched, nodes.visited, strict=True
+    shown: dict[int, str] = {}  # the text of each int value returned, made once
+    suspect = judge.suspect
+    for at, name, can, texts, got, searched, visited in zip(
+        nodes.at,
+        nodes.names,
+        nodes.allowed,
+        nodes.described,
+        nodes.returned,
+        nodes.searched,
+        nodes.visited,
+        strict=True,
     ):
-        if got is None or can is None or not searched or not visited or name in suspects:
-            add(judge(name, can, got))
+        if got is None or texts is None or not searched or not visited or suspect[at]:
+            judgement = judge(at, name, can, got)
+            verdict(judgement[0])
+            expect(judgement[1])
+            act(judgement[2])
+            say(judgement[3])
             continue
-        texts = described.get(can)
-        if texts is None:
-            expected = can.describe()
-            texts = described[can] = (expected, "" if can.exact else f", within {expected}")
-        value = str(got) if type(got) is int else show(got)
-        add((ok, texts[0], value, f"{name} returned {value}{texts[1]}."))
+        if type(got) is int:
+            value = shown.get(got)
+            if value is None:
+                value = shown[got] = str(got)
+        else:
+            value = show(got)
+        verdict(ok)
+        expect(texts[0])
+        act(value)
+        say(f"{name} returned {value}{texts[1]}.")
     return node_feedback_table(
         nodes.names,
-        *zip(*rows, strict=True),
+        verdicts,
+        expected,
+        actual,
+        messages,
         nodes.values,
         nodes.allowed,
         nodes.returned,
         nodes.windows,
         nodes.received,
-    )
+    ), verdicts
 
 
 Judgement = tuple[Verdict, str | None, str | None, str]
@@ -161,10 +192,10 @@ class NodeJudge:
 
     __slots__ = (
         "ctx",
-        "described",
-        "first_visit",
+        "first_seen",
         "pruned_rest",
-        "ref_visited",
+        "searched_at",
+        "suspect",
         "suspects",
         "unvisited",
     )
@@ -172,8 +203,8 @@ class NodeJudge:
     def __init__(self, ctx: Context) -> None:
         student = ctx.student
         self.ctx = ctx
-        self.first_visit = student.first_visit
-        self.ref_visited = ctx.ref_visited
+        self.first_seen = student.first_visit_in_preorder
+        self.searched_at = ctx.facts.searched_in_preorder
         self.unvisited = ctx.ref.unvisited
         self.pruned_rest = ctx.pruned_rest
         self.suspects = (
@@ -184,16 +215,20 @@ class NodeJudge:
             | ctx.unasked.keys()
         )
         """The nodes that may get a verdict worse than missed: all others are fine."""
-        self.described: dict[Allowed, tuple[bool, str]] = {}
-        """Whether an :class:`Allowed` is exact, and its text: many nodes may return the
-        same values (the exact answers of int values are even one object, see
-        :mod:`reference.feedback.screen`)."""
+        index = ctx.geometry.index
+        self.suspect = bytearray(len(index))
+        """Non-zero for each of ``suspects``, by preorder position."""
+        for name in self.suspects:
+            self.suspect[index[name]] = 1
 
-    def __call__(self, name: str, allowed: Allowed | None, returned: Number | None) -> Judgement:
-        """The judgement on ``name``, which may return ``allowed`` and returned ``returned``."""
-        if name in self.ref_visited:
-            return self.searched(name, allowed, returned)
-        if name in self.first_visit:
+    def __call__(
+        self, at: int, name: str, allowed: Allowed | None, returned: Number | None
+    ) -> Judgement:
+        """The judgement on ``name`` (at preorder position ``at``), which may return
+        ``allowed`` and returned ``returned``."""
+        if self.searched_at[at]:
+            return self.searched(at, name, allowed, returned)
+        if self.first_seen[at] is not None:
             return Verdict.EXTRA, "not visited", "visited", extra_reason(self.ctx, name)
         # Most nodes of a pruned tree are here: reuse the end of the sentence once made.
         rest = self.pruned_rest.get(self.unvisited.get(name))
@@ -201,9 +236,11 @@ class NodeJudge:
             return Verdict.PRUNED, None, None, pruned_reason(self.ctx, name)
         return Verdict.PRUNED, None, None, name + rest
 
-    def searched(self, name: str, allowed: Allowed | None, returned: Number | None) -> Judgement:
+    def searched(
+        self, at: int, name: str, allowed: Allowed | None, returned: Number | None
+    ) -> Judgement:
         """The judgement on a node the reference searches."""
-        if name not in self.first_visit:
+        if self.first_seen[at] is None:
             if self.ctx.student.from_own_cache(name):
                 return Verdict.MISSED, "visited", "answered from cache", cache_message(name)
             return (
@@ -212,20 +249,18 @@ class NodeJudge:
                 "not visited",
                 f"{name} was never visited, but the reference searches it.",
             )
-        if name in self.suspects:
+        if self.suspect[at]:
             judgement = self.suspected(name, allowed)
             if judgement is not None:
                 return judgement
         if allowed is None:
             return Verdict.NOT_OBSERVED, None, None, self.not_observed(name)
-        described = self.described.get(allowed)
-        if described is None:
-            described = self.described[allowed] = (allowed.exact, allowed.describe())
-        exact, expected = described
+        described = self.ctx.facts.described_in_preorder[at]
+        assert described is not None
+        expected, within = described
         if returned is None:
             return Verdict.NOT_OBSERVED, expected, None, self.not_observed(name)
         value = show(returned)
-        within = "" if exact else f", within {expected}"
         return Verdict.OK, expected, value, f"{name} returned {value}{within}."
 
     def suspected(self, name: str, allowed: Allowed | None) -> Judgement | None:

@@ -2,15 +2,23 @@
 
 Besides reading the trace, this works out *why* the reference never visited a node: it
 lies under a child cut off at some node (``pruned``) or below the depth limit (``depth``).
+
+A trace holds about four events per node, read in one pass; nodes are kept by their
+preorder positions where a dictionary by name is not needed.
 """
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import setitem
 from typing import Literal
 
+from reference.feedback.columns import ByName
 from reference.feedback.geometry import Geometry
-from reference.search import Backup, Cutoff, Enter, Evaluate, SearchResult, Trace
+from reference.search import Backup, Cutoff, Enter, Evaluate, Return, SearchResult, Trace
 from reference.tree import Number
 
 
@@ -37,12 +45,27 @@ class ReferenceView:
     """The reference's trace, for what is looked up in it rarely (see :meth:`backup`)."""
     cutoffs: dict[str, tuple[Backup, Cutoff]] = field(default_factory=dict)
     """Each cut-off with the back-up that caused it, by the name of the node that cut."""
-    unvisited: dict[str, Unvisited] = field(default_factory=dict)
-    visited: set[str] = field(default_factory=set)
-    """The nodes in ``order``."""
-    evaluated: dict[str, str] = field(default_factory=dict)
-    """The nodes the reference scores, each with the game request that scores it
-    (``utility`` for a finished game, ``eval`` at a cut-off)."""
+    order_positions: list[int] = field(default_factory=list)
+    """The preorder position of each node of ``order``, in the same order."""
+    searched_in_preorder: bytearray = field(default_factory=bytearray)
+    """1 for each node in ``order``, 0 for the others, in preorder."""
+    unvisited_in_preorder: list[Unvisited | None] = field(default_factory=list)
+    """Why the reference never visited each node it never visited (None for the others)."""
+    unvisited: Mapping[str, Unvisited] = field(default_factory=dict)
+    """The same by node name."""
+    evaluated_order: list[int] = field(default_factory=list)
+    """The nodes the reference scores (preorder positions), in the order it scores them."""
+    evaluated_requests: list[str] = field(default_factory=list)
+    """The game request that scores each of ``evaluated_order`` (``utility`` for a finished
+    game, ``eval`` at a cut-off)."""
+    _visited: set[str] | None = None
+
+    @property
+    def visited(self) -> set[str]:
+        """The nodes in ``order``."""
+        if self._visited is None:
+            self._visited = set(self.order)
+        return self._visited
 
     def backup(self, child: str) -> Backup | None:
         """The (last) back-up of ``child`` into its parent: only the sentence on a missed
@@ -61,26 +84,46 @@ class ReferenceView:
 def read_reference(result: SearchResult, geometry: Geometry) -> ReferenceView:
     """Index ``result``'s trace and explain every node it never visited."""
     view = ReferenceView(trace=result.trace)
-    order, windows = view.order, view.windows
+    order, windows, cutoffs = view.order, view.windows, view.cutoffs
+    enter, score = order.append, view.evaluated_order.append
+    requests = view.evaluated_requests.append
     pruned_by: dict[str, str] = {}
     last_backup: Backup | None = None
-    for event in result.trace:
-        if type(event) is Enter:
-            order.append(event.node)
-            if event.alpha is not None and event.beta is not None:
-                windows[event.node] = (event.alpha, event.beta)
-        elif type(event) is Backup:
-            last_backup = event
-        elif type(event) is Evaluate:
-            view.evaluated[event.node] = "utility" if event.source == "utility" else "eval"
-        elif type(event) is Cutoff:
+    for event in result.trace.events:
+        kind = type(event)
+        if kind is Enter:
+            enter(event.node)
+            if event.alpha is not None and event.beta is not None:  # type: ignore[union-attr]
+                windows[event.node] = (event.alpha, event.beta)  # type: ignore[union-attr]
+        elif kind is Return:
+            continue
+        elif kind is Backup:
+            last_backup = event  # type: ignore[assignment]  # a Backup (kind)
+        elif kind is Evaluate:
+            # A node is scored right after it is entered: its place in ``order`` is known.
+            assert order and event.node == order[-1]
+            score(len(order) - 1)
+            requests("utility" if event.source == "utility" else "eval")  # type: ignore[union-attr]
+        elif kind is Cutoff:
             assert last_backup is not None and last_backup.node == event.node
-            view.cutoffs[event.node] = (last_backup, event)
-            for child in event.pruned:
+            cutoffs[event.node] = (last_backup, event)  # type: ignore[assignment]
+            for child in event.pruned:  # type: ignore[union-attr]
                 pruned_by[child] = event.node
-    view.visited = set(order)
-    if len(view.visited) < len(geometry.names):
-        _explain_unvisited(view, pruned_by, geometry, result.options.depth_limit)
+    names = geometry.names
+    total = len(names)
+    view.unvisited_in_preorder = [None] * total
+    view.unvisited = ByName(names, geometry.index, view.unvisited_in_preorder)
+    if order == names:  # every node, in preorder (a search that prunes nothing)
+        view.order_positions = list(range(total))
+        view.searched_in_preorder = bytearray(b"\x01") * total
+    else:
+        view.order_positions = list(map(geometry.index.__getitem__, order))
+        searched = view.searched_in_preorder = bytearray(total)
+        deque(map(setitem, repeat(searched), view.order_positions, repeat(1)), 0)
+        if searched.count(1) < total:
+            _explain_unvisited(view, pruned_by, geometry, result.options.depth_limit)
+    # Each scored node by its preorder position.
+    view.evaluated_order = list(map(view.order_positions.__getitem__, view.evaluated_order))
     return view
 
 
@@ -89,12 +132,15 @@ def _explain_unvisited(
 ) -> None:
     """Give the top node of every unvisited subtree its reason, and its whole subtree (a
     preorder interval) the same reason."""
-    visited, unvisited = view.visited, view.unvisited
-    tree, names, index, end = geometry.tree, geometry.names, geometry.index, geometry.end
-    for name in view.order:
-        for edge in tree[name].edges:
-            child = edge.child
-            if child in visited:
+    searched, unvisited = view.searched_in_preorder, view.unvisited_in_preorder
+    tree, names, end = geometry.tree, geometry.names, geometry.end
+    for name, at in zip(view.order, view.order_positions, strict=True):
+        child_at = at + 1
+        for edge in tree[names[at]].edges:
+            # The children's subtrees follow one another in preorder.
+            child, here = edge.child, child_at
+            child_at = end[here]
+            if searched[here]:
                 continue
             if child in pruned_by:
                 why = Unvisited("pruned", child)
@@ -102,5 +148,4 @@ def _explain_unvisited(
                 why = Unvisited("depth", name)
             else:
                 why = Unvisited("other", child)
-            at = index[child]
-            unvisited.update(dict.fromkeys(names[at : end[at]], why))
+            unvisited[here : end[here]] = repeat(why, end[here] - here)

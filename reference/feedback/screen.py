@@ -24,23 +24,40 @@ def allowed_columns(
     searched: bytes | bytearray,
     *,
     prune_on_equality: bool,
-) -> tuple[list[Allowed | None], list[Number | None]]:
-    """What each node may return, and the true value of those that must return it exactly
-    (searched inside their window, or without one), from columns of one entry per node:
-    the true values, the reference's windows, and whether the reference visits the node.
-    A node the reference does not visit, or without a true value, gets None in both.
+) -> tuple[list[Allowed | None], list[Number | None], list[tuple[str, str] | None]]:
+    """What each node may return, the true value of those that must return it exactly
+    (searched inside their window, or without one), and what the first says in a verdict's
+    sentence, from columns of one entry per node: the true values, the reference's windows,
+    and whether the reference visits the node. A node the reference does not visit, or
+    without a true value, gets None in all three.
 
-    An :class:`Allowed` is immutable, so the exact answers for int values are shared
-    rather than built once per node.
+    The sentence's part is the values (``3``, ``[2, 3)``) and, after a value returned,
+    what it was to be within (``, within [2, 3)``, or nothing for one value).
+
+    An :class:`Allowed` is immutable, so the exact answers for int values (and their texts)
+    are shared rather than built once per node.
     """
+    count = len(values)
+    if windows.count(None) == count and searched.count(0) == 0 and set(map(type, values)) == {int}:
+        # The usual search without windows: every node exact, every value an int.
+        ints = cast(list[int], values)
+        shared = {value: Allowed.exactly(value) for value in set(ints)}
+        texts = {value: _texts(one) for value, one in shared.items()}
+        return (
+            list(map(shared.__getitem__, ints)),
+            list(values),
+            list(map(texts.__getitem__, ints)),
+        )
     allowed: list[Allowed | None] = []
     exact: list[Number | None] = []
-    add, add_exact = allowed.append, exact.append
-    shared: dict[int, Allowed] = {}
+    described: list[tuple[str, str] | None] = []
+    add, add_exact, add_text = allowed.append, exact.append, described.append
+    shared_ints: dict[int, tuple[Allowed, tuple[str, str]]] = {}
     for value, window, visited in zip(values, windows, searched, strict=True):
         if value is None or not visited:
             add(None)
             add_exact(None)
+            add_text(None)
             continue
         if window is not None:
             alpha, beta = window
@@ -50,18 +67,30 @@ def allowed_columns(
                 else value < alpha or value > beta
             )
             if outside:
-                add(allowed_values(value, window, prune_on_equality=prune_on_equality))
+                can = allowed_values(value, window, prune_on_equality=prune_on_equality)
+                add(can)
                 add_exact(None)
+                add_text(_texts(can))
                 continue
         add_exact(value)
         if type(value) is int:
-            one = shared.get(value)
+            one = shared_ints.get(value)
             if one is None:
-                one = shared[value] = Allowed.exactly(value)
-            add(one)
+                made = Allowed.exactly(value)
+                one = shared_ints[value] = (made, _texts(made))
+            add(one[0])
+            add_text(one[1])
         else:
-            add(Allowed.exactly(value))
-    return allowed, exact
+            made = Allowed.exactly(value)
+            add(made)
+            add_text(_texts(made))
+    return allowed, exact, described
+
+
+def _texts(allowed: Allowed) -> tuple[str, str]:
+    """What ``allowed`` says, and the end of a sentence on a value returned within it."""
+    expected = allowed.describe()
+    return expected, "" if allowed.exact else f", within {expected}"
 
 
 def wrong_values(
@@ -92,20 +121,25 @@ def wrong_values(
 
 
 def wrong_bounds(
-    calls: dict[str, int],
+    call_order: list[int],
+    calls: list[int | None],
+    names: list[str],
     events: list[ObservedEvent],
-    windows: dict[str, tuple[Number, Number]],
+    windows: list[tuple[Number, Number] | None],
     expected_depth: Callable[[str], int | None],
 ) -> set[str]:
-    """The nodes whose first call received another window or depth than the reference's.
+    """The nodes whose first call received another window or depth than the reference's,
+    from the nodes whose first call received one (``call_order``, preorder positions) and
+    columns of one entry per node: where that call is, the node's name and the reference's
+    window.
 
     ``expected_depth`` gives the depth argument a node should receive (None: any).
     """
     wrong: set[str] = set()
-    for name, position in calls.items():
-        call = cast(Call, events[position])
+    for at in call_order:
+        call = cast(Call, events[cast(int, calls[at])])
         got_alpha, got_beta = call.alpha, call.beta
-        window = windows.get(name)
+        window = windows[at]
         if window is not None and got_alpha is not None and got_beta is not None:
             alpha, beta = window
             # Equal numbers are always the same; only unequal ones need the tolerance.
@@ -113,10 +147,10 @@ def wrong_bounds(
                 (got_alpha == alpha or same(got_alpha, alpha))
                 and (got_beta == beta or same(got_beta, beta))
             ):
-                wrong.add(name)
+                wrong.add(names[at])
                 continue
         if call.depth is not None:
-            depth = expected_depth(name)
+            depth = expected_depth(names[at])
             if depth is not None and call.depth != depth:
-                wrong.add(name)
+                wrong.add(names[at])
     return wrong

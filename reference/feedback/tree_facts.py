@@ -8,14 +8,16 @@ shared by all their judgements. Nothing in a :class:`TreeFacts` changes once it 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from reference.algorithms import ALGORITHMS
 from reference.caching import IdentityCache
+from reference.feedback.columns import ByName
 from reference.feedback.geometry import Geometry
 from reference.feedback.reference_view import ReferenceView, read_reference
 from reference.feedback.screen import allowed_columns
-from reference.feedback.values import Allowed, negamax_values, true_values
+from reference.feedback.values import Allowed, negamax_values, true_value_column
 from reference.search import SearchResult
 from reference.tree import Number, Tree
 
@@ -36,9 +38,9 @@ class TreeFacts:
     ref: ReferenceView
     negamax: bool
     """Whether the reference is a negamax search (values in the mover's view)."""
-    max_values: dict[str, Number]
+    max_values: Mapping[str, Number]
     """True values from MAX's point of view."""
-    values: dict[str, Number]
+    values: Mapping[str, Number]
     """True values as the algorithm returns them (the mover's view in negamax)."""
     searched_in_preorder: bytearray
     """1 for each node the reference visits, 0 for the others, in preorder (as the columns
@@ -50,6 +52,10 @@ class TreeFacts:
     exact_in_preorder: list[Number | None]
     """The true value of each node that must return it exactly: one the reference visits,
     inside its window or without one."""
+    described_in_preorder: list[tuple[str, str] | None]
+    """What each node of ``allowed_in_preorder`` may return, as a verdict's sentence says
+    it: the values (``3``, ``[2, 3)``) and, after a value returned, what it was to be
+    within (``, within [2, 3)``, or nothing for one value)."""
     order_positions: list[int]
     """The preorder position of each node of ``ref.order``, in the same order."""
 
@@ -68,20 +74,21 @@ def make_facts(tree: Tree, reference: SearchResult) -> TreeFacts:
     ref = read_reference(reference, geometry)
     algorithm = ALGORITHMS.get(reference.algorithm)
     negamax = algorithm is not None and algorithm.negamax
-    max_values = true_values(tree, options.depth_limit)
-    values = negamax_values(tree, max_values) if negamax else max_values
-    names = geometry.names
-    count = len(names)
-    if len(ref.visited) == count:
-        searched = bytearray(b"\x01") * count
-    else:
-        searched = bytearray(map(ref.visited.__contains__, names))
-    values_in_preorder = list(map(values.get, names))
-    windows: list[tuple[Number, Number] | None] = [None] * count
+    names, index = geometry.names, geometry.index
+    max_column = true_value_column(tree, geometry.child_counts, options.depth_limit)
+    max_values: Mapping[str, Number] = ByName(names, index, max_column)
+    values, values_in_preorder = max_values, max_column
+    if negamax:
+        values = negamax_values(tree, max_values)
+        values_in_preorder = list(map(values.get, names))
+    windows: list[tuple[Number, Number] | None] = [None] * len(names)
     if ref.windows:
         windows = list(map(ref.windows.get, names))
-    allowed, exact = allowed_columns(
-        values_in_preorder, windows, searched, prune_on_equality=options.prune_on_equality
+    allowed, exact, described = allowed_columns(
+        values_in_preorder,
+        windows,
+        ref.searched_in_preorder,
+        prune_on_equality=options.prune_on_equality,
     )
     return TreeFacts(
         tree,
@@ -91,12 +98,13 @@ def make_facts(tree: Tree, reference: SearchResult) -> TreeFacts:
         negamax,
         max_values,
         values,
-        searched,
+        ref.searched_in_preorder,
         values_in_preorder,
         windows,
         allowed,
         exact,
-        list(map(geometry.index.__getitem__, ref.order)),
+        described,
+        ref.order_positions,
     )
 
 

@@ -10,11 +10,12 @@ true value and the bound it fails on, so that fail-soft and fail-hard searches b
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import attrgetter
 
 from reference.search.negamax import mover, sign
-from reference.tree import Edge, Kind, Number, Tree
+from reference.tree import Edge, Kind, Node, Number, Tree
 from reference.values import format_value, normalize
 
 REL_TOLERANCE = 1e-9
@@ -112,7 +113,7 @@ def allowed_values(
     return Allowed.exactly(true_value)
 
 
-_child = attrgetter("child")
+_edges = attrgetter("edges")
 
 
 def true_values(tree: Tree, depth_limit: int | None = None) -> dict[str, Number]:
@@ -122,49 +123,111 @@ def true_values(tree: Tree, depth_limit: int | None = None) -> dict[str, Number]
     anywhere; nodes below the limit get no value. A node whose value cannot be computed (a
     cut-off node without a heuristic) is left out, with its ancestors.
     """
-    nodes = list(tree)
-    depth: dict[str, int] = {}
+    values = true_value_column(tree, depth_limit=depth_limit)
+    # Children before their parents (reversed preorder), as they are worked out.
+    return {
+        name: value
+        for name, value in zip(reversed(list(tree.nodes)), reversed(values), strict=True)
+        if value is not None
+    }
+
+
+def true_value_column(
+    tree: Tree, children: list[int] | None = None, depth_limit: int | None = None
+) -> list[Number | None]:
+    """:func:`true_values` as a column: one entry per node, in preorder, None for a node
+    left out. ``children``: how many children each node has, in preorder, if known.
+
+    The tree is read backwards, where a node's children are the subtrees read just before
+    it: their values are the top of a stack, the first child on top (as in
+    :class:`~reference.feedback.geometry.Geometry`); no node is looked up by name.
+    """
+    nodes = list(tree.nodes.values())
+    if children is None:
+        children = list(map(len, map(_edges, nodes)))
     if depth_limit is not None:
-        depth[tree.root.name] = 0
-        for node in nodes:
-            for edge in node.edges:
-                depth[edge.child] = depth[node.name] + 1
-    values: dict[str, Number] = {}
-    value_of = values.__getitem__
+        return _limited_column(nodes, children, depth_limit)
+    column: list[Number | None] = [None] * len(nodes)
+    read: list[Number | None] = []
+    push = read.append
     leaf, chance, top = Kind.LEAF, Kind.CHANCE, Kind.MAX  # looked up once, not per node
-    for node in reversed(nodes):  # reversed preorder: children before their parent
-        kind, edges = node.kind, node.edges
-        cut = False
-        if depth_limit is not None:
-            level = depth[node.name]
-            if level > depth_limit:
-                continue
-            cut = level >= depth_limit
-        if kind is leaf:
-            assert node.utility is not None
-            values[node.name] = node.utility
-            continue
-        name = node.name
-        if not edges or cut:
-            if node.heuristic is not None:
-                values[name] = node.heuristic
-        elif kind is chance:
-            value = _expectation(edges, values)
-            if value is not None:
-                values[name] = value
+    for i in range(len(nodes) - 1, -1, -1):
+        node, k = nodes[i], children[i]
+        value: Number | None
+        if not k:
+            value = node.utility if node.kind is leaf else node.heuristic
         else:
-            best = max if kind is top else min
-            try:
-                values[name] = best(map(value_of, map(_child, edges)))
-            except KeyError:  # a child without a value: so is this node
-                continue
-    return values
+            below = read[-k:]  # the last child first
+            del read[-k:]
+            kind = node.kind
+            if kind is leaf:
+                value = node.utility
+            elif None in below:
+                value = None  # a child without a value: so is this node
+            elif kind is chance:
+                below.reverse()
+                value = _expectation(node.edges, below)
+            else:
+                below.reverse()
+                value = max(below) if kind is top else min(below)  # type: ignore[type-var]
+        column[i] = value
+        push(value)
+    return column
 
 
-def _expectation(edges: tuple[Edge, ...], values: dict[str, Number]) -> Number | None:
+def _limited_column(
+    nodes: list[Node], children: list[int], depth_limit: int
+) -> list[Number | None]:
+    """:func:`true_value_column` with a depth limit."""
+    levels = _levels(children)
+    column: list[Number | None] = [None] * len(nodes)
+    read: list[Number | None] = []
+    leaf, chance, top = Kind.LEAF, Kind.CHANCE, Kind.MAX
+    for i in range(len(nodes) - 1, -1, -1):
+        node, k, level = nodes[i], children[i], levels[i]
+        below: list[Number | None] = []
+        if k:
+            below = read[-k:]  # the last child first
+            del read[-k:]
+        value: Number | None = None
+        if level > depth_limit:
+            pass  # below the limit: no value
+        elif node.kind is leaf:
+            value = node.utility
+        elif not k or level >= depth_limit:
+            value = node.heuristic
+        elif None in below:
+            pass  # a child without a value: so is this node
+        elif node.kind is chance:
+            below.reverse()
+            value = _expectation(node.edges, below)
+        else:
+            below.reverse()
+            value = max(below) if node.kind is top else min(below)  # type: ignore[type-var]
+        column[i] = value
+        read.append(value)
+    return column
+
+
+def _levels(children: list[int]) -> list[int]:
+    """Each node's depth, in preorder, from how many children each node has."""
+    levels = [0] * len(children)
+    open_: list[int] = []  # the children still to come of each open node, the root first
+    for i, k in enumerate(children):
+        while open_ and not open_[-1]:
+            open_.pop()
+        levels[i] = len(open_)
+        if open_:
+            open_[-1] -= 1
+        if k:
+            open_.append(k)
+    return levels
+
+
+def _expectation(edges: tuple[Edge, ...], values: list[Number | None]) -> Number | None:
+    """The expected value of the children (``values``, in the order of ``edges``)."""
     total: Number = 0
-    for edge in edges:
-        child = values.get(edge.child)
+    for edge, child in zip(edges, values, strict=True):
         if child is None:
             return None
         assert edge.probability is not None
@@ -172,7 +235,7 @@ def _expectation(edges: tuple[Edge, ...], values: dict[str, Number]) -> Number |
     return normalize(total)
 
 
-def negamax_values(tree: Tree, values: dict[str, Number]) -> dict[str, Number]:
+def negamax_values(tree: Tree, values: Mapping[str, Number]) -> dict[str, Number]:
     """``values`` (MAX's view) turned into the view of the player to move at each node."""
     root = tree.root
     signs = {root.name: sign(mover(root, None))}
