@@ -46,12 +46,23 @@ ATTEMPT_NUMBERS = "uq_submissions_user_exercise_attempt"
 """The unique index that gives each of a student's attempts on an exercise a number of its
 own (checks, all numbered 0, are left out of it)."""
 _ATTEMPTS_ONLY = text(f"kind = '{SubmissionKind.ATTEMPT.value}'")
+EXERCISE_ATTEMPTS = "ix_submissions_exercise_attempts"
+"""An exercise's attempts by student: what the instructor pages of an exercise read first
+(each student's latest run, the grades), without reading every other exercise's as the
+index of attempt numbers, which leads with the student, made them (migration 0015)."""
 
 
 class Submission(Base):
     __tablename__ = "submissions"
     __table_args__ = (
         Index("ix_submissions_user_exercise", "user_id", "exercise_id"),
+        Index(
+            EXERCISE_ATTEMPTS,
+            "exercise_id",
+            "user_id",
+            sqlite_where=_ATTEMPTS_ONLY,
+            postgresql_where=_ATTEMPTS_ONLY,
+        ),
         Index(
             ATTEMPT_NUMBERS,
             "user_id",
