@@ -28,11 +28,11 @@ from grader.models import (
     GradeOverride,
     GradingRun,
     LatePolicy,
-    RunState,
     Submission,
 )
 from grader.models.base import aware
 from grader.models.submissions import SubmissionKind
+from grader.services.latest_runs import counting
 from reference.report import RunVerdict
 
 DAY = timedelta(days=1)
@@ -253,42 +253,44 @@ def _grades(
     override) on ``exercises``, by (exercise id, user id), in three statements."""
     by_id = {exercise.id: exercise for exercise in exercises}
     wanted = None if user_ids is None else set(user_ids)
-    counts: ColumnElement[bool] = GradingRun.counted.is_(True)
+    counted: ColumnElement[bool] = GradingRun.counted.is_(True)
     if regrade_id is not None:
-        counts = counts | (GradingRun.regrade_id == regrade_id)
-    latest_run = (
-        select(GradingRun.submission_id, func.max(GradingRun.id).label("run_id"))
-        .join(Submission, GradingRun.submission_id == Submission.id)
-        .where(
-            Submission.exercise_id.in_(by_id),
-            counts,
-            GradingRun.state == RunState.GRADED,
-            GradingRun.verdict != RunVerdict.INTERNAL_ERROR,
+        counted = counted | (GradingRun.regrade_id == regrade_id)
+    # Each attempt with all its runs, those that count first and the newest first: the
+    # first is its result when it counts (see grader.services.latest_runs: a subquery of
+    # the highest ids, or a condition on the runs, plans quadratic in the class without
+    # statistics).
+    counts = counting(counted & (GradingRun.verdict != RunVerdict.INTERNAL_ERROR))
+    runs = (
+        select(
+            Submission.exercise_id,
+            Submission.user_id,
+            Submission.id,
+            Submission.attempt,
+            Submission.created_at,
+            GradingRun.verdict,
+            GradingRun.score,
+            GradingRun.max_score,
+            counts.label("counts"),
+            func.row_number()
+            .over(partition_by=Submission.id, order_by=(counts.desc(), GradingRun.id.desc()))
+            .label("newest"),
         )
-        .group_by(GradingRun.submission_id)
-        .subquery()
-    )
-    rows = select(
-        Submission.exercise_id,
-        Submission.user_id,
-        Submission.id,
-        Submission.attempt,
-        Submission.created_at,
-        GradingRun.verdict,
-        GradingRun.score,
-        GradingRun.max_score,
-        GradingRun.id,
-    ).select_from(Submission)
-    rows = (
-        rows.outerjoin(latest_run, latest_run.c.submission_id == Submission.id)
-        .outerjoin(GradingRun, GradingRun.id == latest_run.c.run_id)
+        .select_from(Submission)
+        .outerjoin(GradingRun, GradingRun.submission_id == Submission.id)
         .where(Submission.exercise_id.in_(by_id), Submission.kind == SubmissionKind.ATTEMPT)
-        .order_by(Submission.exercise_id, Submission.user_id, Submission.attempt, Submission.id)
+    )
+    if wanted is not None:
+        runs = runs.where(Submission.user_id.in_(wanted))
+    attempts = runs.subquery("attempts")
+    rows = (
+        select(*(column for column in attempts.c if column.name != "newest"))
+        .where(attempts.c.newest == 1)
+        .order_by(attempts.c.exercise_id, attempts.c.user_id, attempts.c.attempt, attempts.c.id)
     )
     extensions_query = select(Extension).where(Extension.exercise_id.in_(by_id))
     overrides_query = select(GradeOverride).where(GradeOverride.exercise_id.in_(by_id))
     if wanted is not None:
-        rows = rows.where(Submission.user_id.in_(wanted))
         extensions_query = extensions_query.where(Extension.user_id.in_(wanted))
         overrides_query = overrides_query.where(GradeOverride.user_id.in_(wanted))
     extensions = {(row.exercise_id, row.user_id): row for row in session.scalars(extensions_query)}
@@ -311,19 +313,20 @@ def _grades(
         verdict,
         score,
         max_score,
-        run_id,
+        counts,
     ) in session.execute(rows).all():
         grade = grade_of((exercise_id, user_id))
+        graded = counts == 1  # else: no run, or none that counts (its figures are not read)
         grade.attempts.append(
             AttemptScore(
                 submission_id=submission_id,
                 attempt=attempt,
                 submitted_at=aware(created_at),
-                verdict=verdict,
-                raw_score=score,
-                max_score=max_score,
+                verdict=verdict if graded else None,
+                raw_score=score if graded else None,
+                max_score=max_score if graded else None,
                 lateness=grade.deadline.lateness(created_at),
-                graded=run_id is not None,
+                graded=graded,
             )
         )
     for key in [*extensions, *overrides]:

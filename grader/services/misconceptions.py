@@ -8,7 +8,7 @@ for one an instructor added, and whether it matched on every tree); no report is
 Only counted graded runs of attempts count: a regrade's preview is no student's result.
 
 - Now: over each student's latest counted graded run
-  (:func:`grader.services.class_results.latest_run_ids`), the students who show each
+  (:func:`grader.services.latest_runs.read_latest_runs`), the students who show each
   misconception (exactly, or as the nearest), and how many passed or have no diagnosis.
 - Over time: over every counted graded run, the students who ever showed each
   misconception, those who moved from it to a pass (a counted passed run after the last
@@ -18,24 +18,29 @@ Only counted graded runs of attempts count: a regrade's preview is no student's 
 
 A misconception's name for people is the shipped library's (the file's ``misconception``
 header) or the added implementation's; a name neither knows falls back to its stem.
+
+The history is one pass over the exercise's runs with window functions (each counted run's
+student's latest misconception, the first pass after it), not subqueries joined to each
+other by student, which PostgreSQL without statistics joined by nested loops quadratic in
+the class (1.5 s at 1,000 students): see :mod:`grader.services.latest_runs`.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 
-from sqlalchemy import ColumnElement, case, func, select
+from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session, aliased
 
-from grader.models import AddedImplementation, Exercise, GradingRun, RunState, Submission, User
+from grader.models import AddedImplementation, Exercise, GradingRun, Submission, User
 from grader.models.base import aware
 from grader.models.submissions import SubmissionKind
-from grader.services.class_results import latest_run_ids
+from grader.services.latest_runs import LatestRun, contact_email, counting, read_latest_runs
 from reference.diagnosis.suspects import ADDED
 from reference.hidden import LIBRARY_FOLDER, load_library
 from reference.hidden.library import MisconceptionText
@@ -153,151 +158,124 @@ class ClassMisconceptions:
     outcomes: Outcomes
 
 
-def _counted() -> list[ColumnElement[bool]]:
-    """The conditions that pick an exercise's counted graded runs of attempts (with the
-    exercise's own condition added by the caller)."""
-    return [
-        Submission.kind == SubmissionKind.ATTEMPT,
-        GradingRun.state == RunState.GRADED,
-        GradingRun.counted.is_(True),
-    ]
-
-
-def _contact_email() -> ColumnElement[str]:
-    """:attr:`grader.models.User.contact_email` in SQL: the address an LMS gave for an
-    account it made (whose own address is a placeholder), else the account's."""
-    return case(
-        (
-            (User.lms_email.is_not(None))
-            & (User.lms_email != "")
-            & User.email.endswith(".invalid"),
-            User.lms_email,
-        ),
-        else_=User.email,
-    )
-
-
 def students_now(
-    session: Session, exercise: Exercise, implementation: str | None = None
+    session: Session,
+    exercise: Exercise,
+    implementation: str | None = None,
+    latest: Sequence[LatestRun] | None = None,
 ) -> dict[str, list[StudentNow]]:
     """The students whose latest counted run shows a misconception (``implementation``
-    only, when given), by its library name, each list by name: one statement."""
-    query = (
-        select(
-            GradingRun.misconception,
-            User.id,
-            User.name,
-            _contact_email(),
-            Submission.id,
-            GradingRun.misconception_exact,
-        )
-        .join(Submission, GradingRun.submission_id == Submission.id)
-        .join(User, Submission.user_id == User.id)
-        .where(GradingRun.id.in_(latest_run_ids(exercise)), GradingRun.misconception.is_not(None))
-        .order_by(GradingRun.misconception, User.name, User.id)
-    )
-    if implementation is not None:
-        query = query.where(GradingRun.misconception == implementation)
+    only, when given), by its library name, each list by name: from ``latest`` (the
+    page's :func:`grader.services.latest_runs.read_latest_runs`), read here when not
+    given."""
+    if latest is None:
+        latest = read_latest_runs(session, exercise, implementation)
     found: dict[str, list[StudentNow]] = {}
-    for name, user_id, user_name, email, submission_id, exact in session.execute(query):
-        found.setdefault(name or "", []).append(
-            StudentNow(user_id, user_name, email, submission_id, bool(exact))
+    for run in latest:
+        if run.misconception is None or implementation not in (None, run.misconception):
+            continue
+        found.setdefault(run.misconception, []).append(
+            StudentNow(run.user_id, run.name, run.email, run.submission_id, run.exact)
         )
     return found
 
 
-def latest_names(session: Session, exercise: Exercise) -> dict[int, str]:
+def latest_names(
+    session: Session, exercise: Exercise, latest: Sequence[LatestRun] | None = None
+) -> dict[int, str]:
     """Each student's latest counted run's misconception (its library name), by user id;
-    students without one are left out: one statement."""
-    rows = session.execute(
-        select(Submission.user_id, GradingRun.misconception)
-        .join(Submission, GradingRun.submission_id == Submission.id)
-        .where(GradingRun.id.in_(latest_run_ids(exercise)), GradingRun.misconception.is_not(None))
-    )
-    return {user_id: name for user_id, name in rows if name is not None}
+    students without one are left out (``latest`` as for :func:`students_now`)."""
+    return {
+        run.user_id: run.misconception
+        for run in _latest(session, exercise, latest)
+        if run.misconception is not None
+    }
 
 
-def outcomes(session: Session, exercise: Exercise) -> Outcomes:
+def outcomes(
+    session: Session, exercise: Exercise, latest: Sequence[LatestRun] | None = None
+) -> Outcomes:
     """How many students' latest counted runs passed, and how many did not pass and carry
-    no diagnosis: one statement."""
-    passed = GradingRun.verdict == RunVerdict.PASSED
-    row = session.execute(
-        select(
-            func.sum(case((passed, 1), else_=0)),
-            func.sum(case((~passed & GradingRun.misconception.is_(None), 1), else_=0)),
-        ).where(GradingRun.id.in_(latest_run_ids(exercise)))
-    ).one()
-    return Outcomes(int(row[0] or 0), int(row[1] or 0))
+    no diagnosis (``latest`` as for :func:`students_now`)."""
+    runs = _latest(session, exercise, latest)
+    passed = sum(1 for run in runs if run.verdict == RunVerdict.PASSED)
+    undiagnosed = sum(
+        1
+        for run in runs
+        if run.verdict is not None
+        and run.verdict != RunVerdict.PASSED
+        and run.misconception is None
+    )
+    return Outcomes(passed, undiagnosed)
+
+
+def _latest(
+    session: Session, exercise: Exercise, latest: Sequence[LatestRun] | None
+) -> Sequence[LatestRun]:
+    return read_latest_runs(session, exercise) if latest is None else latest
 
 
 def trajectories(
     session: Session, exercise: Exercise, implementation: str | None = None
 ) -> dict[str, Trajectory]:
     """Each misconception shown in a counted run (``implementation`` only, when given)
-    over time, by its library name: one statement, a row per student and misconception."""
-    where = [Submission.exercise_id == exercise.id, *_counted()]
-    shown_where = [*where, GradingRun.misconception.is_not(None)]
-    if implementation is not None:
-        shown_where.append(GradingRun.misconception == implementation)
-    shown = (
+    over time, by its library name: one statement, a row per student and misconception.
+
+    The statement reads the exercise's runs once, each with window functions over its
+    student's counted runs (or uncounted ones) in id order: the student's latest run's
+    misconception, the first pass after it, and over their runs showing the same
+    misconception, the first one's time and the last one's id. The row of each student's
+    last counted run showing a misconception is theirs for it; only the first pass after
+    it (a run, by its id) is joined. Two sorts of the runs: by student, and by student and
+    misconception."""
+    counts = counting()
+    student = (Submission.user_id, counts)
+    shown_by = (*student, GradingRun.misconception)
+    at = func.coalesce(GradingRun.finished_at, GradingRun.queued_at)
+    passing = case((GradingRun.verdict == RunVerdict.PASSED, GradingRun.id))
+    runs = (
         select(
             Submission.user_id,
+            counts.label("counts"),
+            GradingRun.id,
             GradingRun.misconception,
-            func.min(GradingRun.id).label("first_run"),
-            func.max(GradingRun.id).label("last_run"),
+            func.first_value(at, type_=GradingRun.queued_at.type)
+            .over(partition_by=shown_by, order_by=GradingRun.id)
+            .label("first_at"),
+            func.max(GradingRun.id).over(partition_by=shown_by).label("last_run"),
+            # The runs after this one are the following rows: the first pass among them.
+            func.min(passing)
+            .over(partition_by=student, order_by=GradingRun.id, rows=(1, None))
+            .label("pass_run"),
+            func.last_value(GradingRun.misconception, type_=GradingRun.misconception.type)
+            .over(partition_by=student, order_by=GradingRun.id, rows=(None, None))
+            .label("now"),
         )
-        .join(Submission, GradingRun.submission_id == Submission.id)
-        .where(*shown_where)
-        .group_by(Submission.user_id, GradingRun.misconception)
-        .subquery("shown")
+        .select_from(Submission)
+        .join(GradingRun, GradingRun.submission_id == Submission.id)
+        .where(Submission.exercise_id == exercise.id, Submission.kind == SubmissionKind.ATTEMPT)
+        .subquery("runs")
     )
-    passes = (
-        select(Submission.user_id, GradingRun.id.label("run_id"))
-        .join(Submission, GradingRun.submission_id == Submission.id)
-        .where(*where, GradingRun.verdict == RunVerdict.PASSED)
-        .subquery("passes")
-    )
-    # Each student's first pass after the last run that showed the misconception.
-    moves = (
-        select(
-            shown.c.user_id,
-            shown.c.misconception,
-            shown.c.first_run,
-            func.min(passes.c.run_id).label("pass_run"),
-        )
-        .select_from(shown)
-        .outerjoin(
-            passes,
-            (passes.c.user_id == shown.c.user_id) & (passes.c.run_id > shown.c.last_run),
-        )
-        .group_by(shown.c.user_id, shown.c.misconception, shown.c.first_run)
-        .subquery("moves")
-    )
-    latest = (
-        select(Submission.user_id, GradingRun.misconception)
-        .join(Submission, GradingRun.submission_id == Submission.id)
-        .where(GradingRun.id.in_(latest_run_ids(exercise)))
-        .subquery("latest")
-    )
-    first = aliased(GradingRun)
+    shown = [runs.c.counts == 1, runs.c.id == runs.c.last_run, runs.c.misconception.is_not(None)]
+    if implementation is not None:
+        shown.append(runs.c.misconception == implementation)
     passed = aliased(GradingRun)
     rows = session.execute(
         select(
-            moves.c.misconception,
+            runs.c.misconception,
             User.id,
             User.name,
-            _contact_email(),
-            func.coalesce(first.finished_at, first.queued_at),
+            contact_email(),
+            runs.c.first_at,
             passed.submission_id,
             func.coalesce(passed.finished_at, passed.queued_at),
-            latest.c.misconception,
+            runs.c.now,
         )
-        .select_from(moves)
-        .join(User, User.id == moves.c.user_id)
-        .join(first, first.id == moves.c.first_run)
-        .outerjoin(passed, passed.id == moves.c.pass_run)
-        .outerjoin(latest, latest.c.user_id == moves.c.user_id)
-        .order_by(moves.c.misconception, User.name, User.id)
+        .select_from(runs)
+        .join(User, User.id == runs.c.user_id)
+        .outerjoin(passed, passed.id == runs.c.pass_run)
+        .where(*shown)
+        .order_by(runs.c.misconception, User.name, User.id)
     ).all()
     found: dict[str, Trajectory] = {}
     weeks: dict[str, dict[str, list[int]]] = {}
@@ -416,12 +394,16 @@ def _both(name: str, first: Description, second: Description) -> Description:
 
 
 def class_misconceptions(
-    session: Session, exercise: Exercise, exercises_dir: Path
+    session: Session,
+    exercise: Exercise,
+    exercises_dir: Path,
+    latest: Sequence[LatestRun] | None = None,
 ) -> ClassMisconceptions:
     """Every misconception shown in a counted run of ``exercise``, most students now
-    first (then most ever, then by name), with the latest runs' other outcomes: four
-    statements at most, whatever the class's size."""
-    now = students_now(session, exercise)
+    first (then most ever, then by name), with the latest runs' other outcomes (``latest``
+    as for :func:`students_now`): three statements at most, whatever the class's size."""
+    latest = _latest(session, exercise, latest)
+    now = students_now(session, exercise, latest=latest)
     history = trajectories(session, exercise)
     names = sorted(set(now) | set(history))
     described = describe(session, exercise, names, exercises_dir)
@@ -430,7 +412,7 @@ def class_misconceptions(
         for name in names
     ]
     rows.sort(key=lambda row: (-len(row.now), -row.trajectory.ever, row.description.name))
-    return ClassMisconceptions(rows, outcomes(session, exercise))
+    return ClassMisconceptions(rows, outcomes(session, exercise, latest))
 
 
 def misconception_row(

@@ -32,6 +32,7 @@ from grader.services import (
     sections,
 )
 from grader.services.exercise_store import check_outline, outline_version
+from grader.services.latest_runs import read_latest_runs
 from grader.web.analyses import preview_page, publish_refusal
 from grader.web.context import (
     db_session,
@@ -228,7 +229,8 @@ def class_results_page(exercise_id: int) -> str:
     exercise = taught_exercise(exercise_id)
     session = db_session()
     course = session.get(Course, exercise.course_id)
-    heats = class_results.heat_maps(session, exercise)
+    latest = read_latest_runs(session, exercise)  # once, for every figure
+    heats = class_results.heat_maps(session, exercise, latest)
     # The trees as the current version's analysis kept them (never expanded here).
     result = None
     if exercise.current_version is not None:
@@ -239,20 +241,20 @@ def class_results_page(exercise_id: int) -> str:
         for heat in heats
         if heat.name in trees
     }
-    histogram = class_results.score_histogram(session, exercise)
+    histogram = class_results.score_histogram(session, exercise, latest=latest)
     return render_template(
         "instructor/class_results.html",
         exercise=exercise,
         course=course,
-        students=class_results.students_graded(session, exercise),
+        students=class_results.students_graded(session, exercise, latest),
         heats=heats,
         drawings=drawings,
-        verdicts=class_results.verdict_distribution(session, exercise),
+        verdicts=class_results.verdict_distribution(session, exercise, latest),
         histogram=histogram,
         tallest=max([bucket.count for bucket in histogram] + [1]),
-        divergences=class_results.common_divergences(session, exercise),
+        divergences=class_results.common_divergences(session, exercise, latest=latest),
         misconceptions=misconceptions.class_misconceptions(
-            session, exercise, settings().exercises_dir
+            session, exercise, settings().exercises_dir, latest
         ),
         form=ActionForm(),
         open_regrade=regrades.open_regrade(session, exercise.id),
