@@ -23,7 +23,8 @@ table's rows, and a plan right for that is quadratic in the class:
 
 With no condition on the runs, reaching an attempt's runs costs a scan of them all unless it
 goes through their submission's index, whatever the estimates: every plan PostgreSQL picks
-reads each run a bounded number of times.
+reads each run a bounded number of times. ``tests/grader/test_latest_run_plans.py`` checks
+the plans of every instructor page on a class that was never analysed.
 """
 
 from __future__ import annotations
