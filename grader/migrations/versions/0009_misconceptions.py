@@ -45,6 +45,7 @@ def upgrade() -> None:
             batch_op.f("ix_grading_runs_misconception"), ["misconception"], unique=False
         )
     _backfill(op.get_bind())
+    _analyze(op.get_bind(), "grading_runs")
 
     op.create_table(
         "added_implementations",
@@ -135,6 +136,15 @@ def _nearest(details: Any) -> tuple[str | None, bool | None]:
     if not implementations:
         return None, None
     return str(implementations[0])[:NAME_LIMIT], bool(diagnosis.get("exact"))
+
+
+def _analyze(connection: sa.Connection, *tables: str) -> None:
+    """Gather the statistics of the tables this migration filled (PostgreSQL's planner
+    reads them; autovacuum would gather them only later, meanwhile every estimate is a
+    guess)."""
+    if connection.dialect.name == "postgresql":
+        for table in tables:
+            connection.execute(sa.text(f"ANALYZE {table}"))
 
 
 def downgrade() -> None:
