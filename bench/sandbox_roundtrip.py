@@ -2,8 +2,12 @@
 
 1. Round trip: a submission makes N ``game.actions`` calls (each waits for the grader's
    answer; ``terminal_test`` is answered in the child) and times them itself;
-   with the grader and the child pinned to one CPU, and unpinned (the baseline). For
-   scale, the same round trip between two bare processes over the same pipes.
+   with the grader and the child pinned to one CPU, and unpinned (the baseline). The same
+   call about the same state over and over, and about a new state each time (the
+   children of a wide tree, as a search asks them: each answer also tells the facts of
+   the state's own children). For scale, the same round trip between two bare processes
+   over the same pipes, measured in turn with the calls (rounds of each), and the ratio
+   of each call to it.
 2. Run: ``run_sandboxed`` of a correct alpha-beta on AIMA Figure 5.2 with a warm
    fork-server, against the baseline of starting a bare ``python -I -S -c pass``.
 3. Grading: the whole grading of one ``aima-fig5.2-alphabeta`` submission as the worker
@@ -17,17 +21,26 @@
      makes no game call at all.
 
 Usage: .venv/bin/python bench/sandbox_roundtrip.py [--calls 5000] [--repeat 31]
+       [--baseline REV]
 Must run as root (the sandbox refuses to run students' code unconfined). Prints medians.
+
+``--baseline REV`` measures the same with the code of commit ``REV`` (a temporary git
+worktree of it; this script run with ``PYTHONPATH`` pointing at it) and prints both side
+by side, the baseline's run first, then this checkout's.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
+from typing import Any
 
 from floors import asked_calls, bare_pipe_round_trip
 
@@ -37,6 +50,7 @@ from reference.exercises.loader import load_exercise
 from reference.exercises.model import Exercise, Limits
 from reference.feedback import judge
 from reference.observed import Observed
+from reference.tree import Edge, Kind, Node, Tree
 from reference.treefile import parse_compact
 from worker.grading import grade
 from worker.harness.local import entry_spec, run_local
@@ -47,7 +61,11 @@ from worker.sandbox import (
     run_sandboxed,
     run_sandboxed_trees,
 )
-from worker.trees import cases
+
+try:
+    from worker.trees import cases
+except ImportError:  # older code (a --baseline) kept them in worker.grading
+    from worker.grading import cases  # type: ignore[attr-defined,no-redef,unused-ignore]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -91,6 +109,39 @@ def min_value(game, state, alpha, beta):
 """
 
 
+FRESH_CALLS = """
+import time
+def max_value(game, state, alpha, beta):
+    children = [game.result(state, a) for a in game.actions(state)]
+    start = time.perf_counter()
+    for child in children:
+        game.actions(child)
+    print((time.perf_counter() - start) / len(children))
+    return 0
+def min_value(game, state, alpha, beta):
+    return 0
+"""
+"""A call about each child of the root, each a state not asked about before (its answer
+tells the facts of its own children, as a search's first look at a state does)."""
+
+
+def wide_tree(children: int) -> Tree:
+    """A MAX root with ``children`` MIN children of three leaves each."""
+    names = [f"B{i}" for i in range(children)]
+    nodes = [Node("A", Kind.MAX, tuple(Edge(f"a{i}", name) for i, name in enumerate(names)))]
+    for name in names:
+        leaves = [f"{name}.{j}" for j in range(3)]
+        nodes.append(
+            Node(
+                name,
+                Kind.MIN,
+                tuple(Edge(f"{name.lower()}.{j}", leaf) for j, leaf in enumerate(leaves)),
+            )
+        )
+        nodes += [Node(leaf, Kind.LEAF, utility=j) for j, leaf in enumerate(leaves)]
+    return Tree("A", nodes)
+
+
 NO_CALLS = """
 def max_value(game, state, alpha, beta):
     return 0
@@ -112,6 +163,31 @@ def round_trip(server: ForkServer, calls: int, repeat: int, *, pin: bool) -> flo
         assert record.outcome.verdict is SandboxVerdict.COMPLETED, record.outcome
         times.append(float(record.stdout))
     return statistics.median(times)
+
+
+def fresh_trip(server: ForkServer, tree: Tree, repeat: int) -> float:
+    """Median seconds per game call about a state not asked about before (pinned)."""
+    spec = entry_spec("alphabeta", ("max_value", "min_value"), tree)
+    options = SandboxOptions(forkserver=server, pin_cpu=True)
+    times = []
+    for _ in range(repeat):
+        record = run_sandboxed(tree, FRESH_CALLS, "bench.py", spec, Limits(), options=options)
+        assert record.outcome.verdict is SandboxVerdict.COMPLETED, record.outcome
+        times.append(float(record.stdout))
+    return statistics.median(times)
+
+
+def round_trips(server: ForkServer, calls: int, rounds: int) -> dict[str, float]:
+    """Median seconds of each kind of round trip, measured in turn, ``rounds`` times: a
+    busy machine then slows them alike."""
+    tree = wide_tree(calls)
+    measured: dict[str, list[float]] = {"pinned": [], "unpinned": [], "fresh": [], "pipe": []}
+    for _ in range(rounds):
+        measured["pinned"].append(round_trip(server, calls, 1, pin=True))
+        measured["unpinned"].append(round_trip(server, calls, 1, pin=False))
+        measured["fresh"].append(fresh_trip(server, tree, 1))
+        measured["pipe"].append(bare_pipe_round_trip(calls * 4))
+    return {kind: statistics.median(times) for kind, times in measured.items()}
 
 
 def one_run(server: ForkServer, repeat: int, *, pin: bool = True) -> float:
@@ -210,28 +286,40 @@ def bare_start(repeat: int) -> float:
     return statistics.median(times)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--calls", type=int, default=5000)
-    parser.add_argument("--repeat", type=int, default=31)
-    args = parser.parse_args()
-
+def measure_all(calls: int, repeat: int) -> dict[str, Any]:
+    """Every figure this script prints, measured by the code on the path."""
+    figures: dict[str, Any] = {}
     with ForkServer() as server:
         one_run(server, 3)  # warm both sides up
-        pinned = round_trip(server, args.calls, max(5, args.repeat // 4), pin=True)
-        unpinned = round_trip(server, args.calls, max(5, args.repeat // 4), pin=False)
-        pipe = bare_pipe_round_trip(args.calls * 4)
-        print(f"game call round trip  median {pinned * 1e6:6.1f} us (grader and child pinned)")
-        print(f"game call round trip  median {unpinned * 1e6:6.1f} us (unpinned, baseline)")
-        print(f"bare pipe round trip         {pipe * 1e6:6.1f} us (two bare processes, pinned)")
-        print(f"pinning speed-up {unpinned / pinned:.2f}x")
-        run = one_run(server, args.repeat)
-        run_unpinned = one_run(server, args.repeat, pin=False)
+        fresh_trip(server, wide_tree(50), 1)
+        figures.update(round_trips(server, calls, max(5, repeat // 4)))
+        figures["run"] = one_run(server, repeat)
+        figures["run_unpinned"] = one_run(server, repeat, pin=False)
         one_grading(server, 3)  # the exercise's hidden trees are chosen once
-        grading, trees = one_grading(server, args.repeat)
-        fixed = empty_session(server, args.repeat)
-    floor, asked = in_process_floor(args.repeat)
-    start = bare_start(args.repeat)
+        figures["grading"], figures["trees"] = one_grading(server, repeat)
+        figures["fixed"] = empty_session(server, repeat)
+    figures["floor"], figures["asked"] = in_process_floor(repeat)
+    figures["start"] = bare_start(repeat)
+    return figures
+
+
+def report(label: str, figures: dict[str, Any]) -> None:
+    pinned, unpinned, fresh, pipe = (
+        figures[key] for key in ("pinned", "unpinned", "fresh", "pipe")
+    )
+    run, run_unpinned, start = figures["run"], figures["run_unpinned"], figures["start"]
+    grading, trees, fixed = figures["grading"], figures["trees"], figures["fixed"]
+    floor, asked = figures["floor"], figures["asked"]
+    print(f"--- {label}")
+    print(f"game call round trip  median {pinned * 1e6:6.1f} us (grader and child pinned)")
+    print(f"game call round trip  median {unpinned * 1e6:6.1f} us (unpinned, baseline)")
+    print(f"a new state each call median {fresh * 1e6:6.1f} us (pinned)")
+    print(f"bare pipe round trip         {pipe * 1e6:6.1f} us (two bare processes, pinned)")
+    print(f"pinning speed-up {unpinned / pinned:.2f}x")
+    print(
+        f"call / bare pipe round trip: {pinned / pipe:.2f} (pinned), "
+        f"{unpinned / pipe:.2f} (unpinned), {fresh / pipe:.2f} (a new state each call)"
+    )
     print(f"sandboxed run (Fig 5.2)  median {run * 1e3:6.2f} ms (warm fork-server, pinned)")
     print(
         f"sandboxed run (Fig 5.2)  median {run_unpinned * 1e3:6.2f} ms (warm fork-server, unpinned)"
@@ -256,6 +344,64 @@ def main() -> None:
         f"sandbox session, {trees} trees, no game call  median {fixed * 1e3:6.2f} ms "
         f"(its fixed cost) = {fixed / start:.2f} of a bare start"
     )
+
+
+def at_commit(revision: str, argv: list[str]) -> dict[str, Any]:
+    """The figures measured by commit ``revision``'s code (this script, run in a temporary
+    git worktree of it, with the same arguments)."""
+    root = Path(ROOT)
+    with tempfile.TemporaryDirectory(prefix="sandbox-roundtrip-baseline-") as folder:
+        tree = Path(folder) / "tree"
+        subprocess.run(
+            ["git", "-C", str(root), "worktree", "add", "--detach", "-q", str(tree), revision],
+            check=True,
+        )
+        try:
+            done = subprocess.run(
+                [sys.executable, str(Path(__file__).resolve()), *argv, "--json"],
+                cwd=tree,
+                env={**os.environ, "PYTHONPATH": str(tree)},
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+        finally:
+            subprocess.run(
+                ["git", "-C", str(root), "worktree", "remove", "--force", str(tree)], check=True
+            )
+    if done.returncode != 0:
+        raise SystemExit(f"the baseline failed:\n{done.stdout}{done.stderr[-3000:]}")
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--calls", type=int, default=5000)
+    parser.add_argument("--repeat", type=int, default=31)
+    parser.add_argument("--baseline", default="", help="a commit to compare with")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+    if args.json:
+        print(json.dumps(measure_all(args.calls, args.repeat)))
+        return
+    print(f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}")
+    argv = ["--calls", str(args.calls), "--repeat", str(args.repeat)]
+    before = at_commit(args.baseline, argv) if args.baseline else None
+    this = measure_all(args.calls, args.repeat)
+    if before is not None:
+        report(f"baseline {args.baseline}", before)
+    report("this checkout", this)
+    if before is not None:
+        print(f"--- call / bare pipe round trip, baseline {args.baseline} -> this checkout")
+        for key, what in (
+            ("pinned", "the same state, pinned"),
+            ("unpinned", "the same state, unpinned"),
+            ("fresh", "a new state each call, pinned"),
+        ):
+            print(
+                f"{what:>32}: {before[key] / before['pipe']:.2f} -> {this[key] / this['pipe']:.2f}"
+                f"   ({before[key] * 1e6:.1f} -> {this[key] * 1e6:.1f} us)"
+            )
 
 
 if __name__ == "__main__":
