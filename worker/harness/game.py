@@ -67,7 +67,7 @@ class Game:
         """The chance events of each chance state whose :meth:`chances` were asked."""
 
     def _ask(self, method: str, state: object, argument: str | None = None) -> Any:
-        token = token_of(state)
+        token = state._token if isinstance(state, State) else None  # token_of, inlined
         if token is None:
             raise GameError(
                 f"game.{method} needs a state from the game, not {type(state).__name__}"

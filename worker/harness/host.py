@@ -19,6 +19,8 @@ from worker.harness.results import StudentResult
 from worker.harness.values import Described
 
 REQUEST_METHODS = VISIT_METHODS | {"result", "generate"}
+_LEAF, _MAX = Kind.LEAF, Kind.MAX
+"""Looked up once: an enum's members are slow to look up on its class."""
 _POOL_BYTES = 4096
 LOOKAHEAD_METHODS = frozenset({"actions", "successors", "chance_outcomes"})
 """Requests whose answer lists a state's children: the sandbox also tells their facts."""
@@ -91,6 +93,19 @@ class TreeHost:
         """The answer to one game request; raises ProtocolViolation for a forged one."""
         return self._serve(method, self._names.get(token) if type(token) is str else None, argument)
 
+    def record_again(self, name: str, visit: Visit | None) -> None:
+        """Count and record again a request about node ``name`` that was answered before
+        (the caller has the answer: the same again); ``visit``, the record of a request
+        that visits the node (None: one that does not), is recorded as it is."""
+        if self.violation is not None:
+            raise ProtocolViolation(self.violation)
+        self.requests += 1
+        if self.requests > self.request_cap:
+            self._violate(f"more than {self.request_cap:,} game calls")
+        if visit is not None:
+            self.observed.events.append(visit)
+            self._visited_at[name] = self.requests
+
     def told(self, method: str, token: bytes) -> None:
         """Record a call (``result``, ``terminal_test`` or ``to_move``) the student's side
         answered itself from facts told in advance (see :meth:`lookahead`), its handle as
@@ -122,8 +137,8 @@ class TreeHost:
         use to answer ``result``, ``terminal_test`` and ``to_move`` without a round trip;
         none of them is a value."""
         nodes, tokens = self._nodes, self._tokens
-        edges = node.edges
-        fresh = [edge.child for edge in edges if edge.child not in tokens]
+        children = [edge.child for edge in node.edges]
+        fresh = [name for name in children if name not in tokens]
         if fresh:
             # One draw of random bytes for all the new handles.
             drawn = self._random_hex(len(fresh))
@@ -134,15 +149,17 @@ class TreeHost:
                 names[token] = name
                 wire_names[token.encode()] = name
         # Who moves at a leaf child: the parent's opponent (see ``mover``), the same for
-        # every child; an inner child's own kind says it.
-        at_leaf = "MIN" if node.kind is Kind.MAX else "MAX"
-        facts = []
-        for edge in edges:
-            kind = nodes[edge.child].kind
-            if kind is Kind.LEAF:
-                facts.append((tokens[edge.child], True, at_leaf))
+        # every child; an inner child's own kind says it (its value, read directly: an
+        # enum's attributes are slow to look up).
+        at_leaf = "MIN" if node.kind is _MAX else "MAX"
+        facts: list[tuple[str, bool, str]] = []
+        add = facts.append
+        for name in children:
+            kind = nodes[name].kind
+            if kind is _LEAF:
+                add((tokens[name], True, at_leaf))
             else:
-                facts.append((tokens[edge.child], False, kind.value))
+                add((tokens[name], False, kind._value_))
         return facts
 
     def _serve(self, method: object, name: str | None, argument: object) -> object:

@@ -27,19 +27,20 @@ from worker.sandbox.limits import ChildPlan
 from worker.sandbox.protocol import (
     HEADER,
     MAX_MESSAGE,
+    METHOD_CODES,
+    TOKEN_LENGTH,
     Facts,
     decode_answer,
     decode_job,
     encode_request,
     encode_told,
     frame,
+    request_head,
 )
 from worker.sandbox.reports import encode_call, encode_helper, encode_report, encode_return
 from worker.sandbox.seccomp_filter import ANSWERS_FD, REQUESTS_FD
 from worker.sandbox.warmup import warm_up
 
-TOKEN_LENGTH = 16
-"""The length of the trusted side's handles (8 random bytes in hex)."""
 _FACTS_KEPT = 4096
 _NOTES_BATCH = 20
 """Notes kept before they are sent without a request. A note line is at most about 2.3 kB
@@ -53,6 +54,8 @@ _OUT_OF_MEMORY = frame(
 )
 """Made in advance: when memory has run out, there may be none left to make it."""
 _STARTED = frame(b"S")
+_HEADS = {method: request_head(method) for method in METHOD_CODES}
+"""Each request's framed start, for a handle of ours and no argument."""
 
 
 class RemoteBackend:
@@ -61,7 +64,7 @@ class RemoteBackend:
     which it keeps for :class:`RemoteGame`; the notes of calls and returns, and the told
     lines of calls answered from those facts, go with the next message."""
 
-    __slots__ = ("_children", "_facts", "_pending", "game_calls")
+    __slots__ = ("_children", "_facts", "_last", "_pending", "game_calls")
 
     def __init__(self, root_facts: Facts) -> None:
         self._pending: list[bytes] = []
@@ -69,35 +72,46 @@ class RemoteBackend:
         """Requests sent and told lines queued: the trusted side counts the same."""
         self._facts: dict[str, tuple[bool, str]] = {}
         self._children: dict[str, dict[str, str]] = {}
-        self._learn("", [], root_facts)
+        for token, terminal, mover in root_facts:
+            self._facts[token] = (terminal, mover)
+        self._last: tuple[str, bytes, object] = ("", b"", None)
+        """The last answer that told nothing of children: its method, its message as it
+        came and what it decoded to (the game copies or wraps what it hands out)."""
 
     def request(self, method: str, token: str, argument: str | None) -> object:
-        body = encode_request(method, token, argument)
         self.game_calls += 1
+        if (
+            argument is None
+            and type(token) is str
+            and len(token) == TOKEN_LENGTH
+            and token.isascii()
+        ):
+            # The usual request: a handle of ours and no argument, framed in advance.
+            message = _HEADS[method] + token.encode()
+        else:
+            message = frame(encode_request(method, token, argument))
         if self._pending:
-            body = b"".join(self._pending) + body
+            message = frame(b"".join(self._pending) + message[HEADER:])
             self._pending.clear()
-        os.write(REQUESTS_FD, frame(body))
-        answer, facts = decode_answer(method, receive())
-        if facts is not None:
-            actions = [pair[0] for pair in answer] if method != "actions" else answer
-            self._learn(token, actions, facts)
-        return answer
-
-    def _learn(self, token: str, actions: list[str], facts: Facts) -> None:
+        os.write(REQUESTS_FD, message)
+        data = os.read(ANSWERS_FD, 65536)
+        if len(data) < HEADER or int.from_bytes(data[:HEADER], "little") > len(data) - HEADER:
+            data = _receive_rest(data)
+        last = self._last
+        if data == last[1] and method == last[0]:
+            return last[2]  # the same answer again (a search asks the same, or ties)
+        answer, told = decode_answer(method, memoryview(data)[HEADER:])
+        if told is None:
+            self._last = (method, data, answer)
+            return answer
         if len(self._facts) > _FACTS_KEPT:
             # A search needs the facts of the states along its path only; asking again
             # for a forgotten one costs a round trip, nothing else.
             self._facts.clear()
             self._children.clear()
-        for child, terminal, mover in facts:
-            self._facts[child] = (terminal, mover)
-        if token:
-            self._children[token] = {
-                action: child
-                for action, (child, _, _) in zip(actions, facts, strict=False)
-                if "\n" not in action and "\0" not in action
-            }
+        self._facts.update(told[0])
+        self._children[token] = told[1]
+        return answer
 
     def note_call(
         self,
@@ -192,13 +206,18 @@ class RemoteGame(Game):
 
 def receive() -> bytes:
     """One message from the trusted side; exits quietly when the trusted side hangs up."""
-    data = os.read(ANSWERS_FD, 65536)
+    return _receive_rest(os.read(ANSWERS_FD, 65536))[HEADER:]
+
+
+def _receive_rest(data: bytes) -> bytes:
+    """The whole message (length included) whose first bytes are ``data``, read to its end;
+    exits quietly when the trusted side hangs up."""
     while len(data) < HEADER or len(data) < HEADER + int.from_bytes(data[:HEADER], "little"):
         more = os.read(ANSWERS_FD, 65536)
         if not more:
             os._exit(0)  # the trusted side ended the run
         data += more
-    return data[HEADER:]
+    return data
 
 
 class ChannelOutput(io.RawIOBase):

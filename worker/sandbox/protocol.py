@@ -15,17 +15,26 @@ one *request* or the final *report*; printed output travels in bodies of its own
     !{...}                      the student's result (JSON), the last message
 
 The trusted side parses these by hand or with ``json``; nothing from the child is
-unpickled or unmarshalled. From the trusted side to the child go the job and the answers,
-``marshal``-encoded (safe in this direction: the child can only hurt itself).
+unpickled or unmarshalled. A request without notes is the usual message, and is read on a
+short way (see :class:`~worker.sandbox.treeserver.TreeServer`): a whole message of one
+request, checked as strictly as any other. From the trusted side to the child go the job
+and the answers, ``marshal``-encoded (safe in this direction: the child can only hurt
+itself): a kind byte (``v`` a value, ``f`` a value with what it tells of the children,
+``r`` a refusal and its text) and the marshalled value.
 
 One round trip per visited node: the answer to ``actions``, ``successors`` or
 ``chance_outcomes`` of a state also tells, for each child, its handle, whether it is
-terminal and who moves there (the job tells it of the root). The child answers
-``result``, ``terminal_test`` and ``to_move`` from these facts itself, and reports every
-such ``terminal_test`` and ``to_move`` (visits), in order, with its next message (``=``
-lines); a ``result`` so answered is no visit and is not reported::
+terminal and who moves there (the job tells it of the root), made ready for the child to
+take in as it comes (:data:`Told`). The child answers ``result``, ``terminal_test`` and
+``to_move`` from these facts itself, and reports every such ``terminal_test`` and
+``to_move`` (visits), in order, with its next message (``=`` lines); a ``result`` so
+answered is no visit and is not reported::
 
     =t3fa4c0d1e2b5a697\n        game.terminal_test(state), answered from told facts
+
+The same request asked again gets the same answer, given again without being worked out
+anew (the facts of the children, told once, are not told again), and is recorded as
+every request is: the trace is what arrived, request by request.
 
 Calls that return a value or a state's children (``utility``, ``eval``, ``actions``,
 ``successors``, ``chance_outcomes``) always wait for the trusted side's answer, so no
@@ -85,10 +94,20 @@ TOLD_CODES = {METHOD_CODES[method][0]: method for method in sorted(TOLD_METHODS)
 
 Facts = list[tuple[str, bool, str]]
 """Per child, in order: (handle, terminal, who moves) (see ``TreeHost.lookahead``)."""
+Told = tuple[dict[str, tuple[bool, str]], dict[str, str]]
+"""What an answer that lists a state's children tells of them, made on the trusted side so
+that the child takes it in as it comes: each child's (terminal, who moves) by its handle,
+and each child's handle by its action (an action holding a newline or a NUL is left out:
+its ``result`` is asked)."""
 
 _VALUE = b"v"
 _WITH_FACTS = b"f"
 _REFUSAL = b"r"
+_VALUE_CODE, _WITH_FACTS_CODE = _VALUE[0], _WITH_FACTS[0]
+_NUMBERS = frozenset({"utility", "eval"})
+"""Requests answered by a number (an exact fraction travels as a pair)."""
+TOKEN_LENGTH = 16
+"""The length of the trusted side's handles (8 random bytes in hex)."""
 
 
 def frame(body: bytes) -> bytes:
@@ -100,14 +119,15 @@ class Unframer:
     """Cuts the child's byte stream into bodies; a declared length over the limit is a
     violation (the stream cannot be trusted after it)."""
 
-    __slots__ = ("_buffer",)
+    __slots__ = ("buffered",)
 
     def __init__(self) -> None:
-        self._buffer = bytearray()
+        self.buffered = bytearray()
+        """The start of a message not yet whole (empty between messages)."""
 
     def feed(self, data: bytes) -> Sequence[bytes]:
         """The bodies completed by ``data``, in order."""
-        buffer = self._buffer
+        buffer = self.buffered
         if not buffer and int.from_bytes(data[:HEADER], "little") == len(data) - HEADER:
             return (data[HEADER:],)  # the common case: exactly one whole message
         buffer += data
@@ -157,7 +177,7 @@ _PLAIN_KEPT = 1024
 
 def encode_answer(method: str, answer: object, facts: Facts | None = None) -> bytes:
     """One framed answer of the tree host, with exact fractions as (numerator, denominator),
-    and the children's facts when given."""
+    and what the children's facts tell (:data:`Told`) when given."""
     if facts is None and (type(answer) is int or type(answer) is bool):
         key = (type(answer), answer)
         made = _PLAIN_ANSWERS.get(key)
@@ -176,7 +196,15 @@ def encode_answer(method: str, answer: object, facts: Facts | None = None) -> by
         plain = _plain(answer)
     if facts is None:
         return frame(_VALUE + marshal.dumps(plain))
-    return frame(_WITH_FACTS + marshal.dumps((plain, facts)))
+    assert isinstance(answer, list)
+    actions = answer if method == "actions" else [pair[0] for pair in answer]
+    by_handle = {handle: (terminal, mover) for handle, terminal, mover in facts}
+    children = {
+        action: handle
+        for action, (handle, _, _) in zip(actions, facts, strict=False)
+        if "\n" not in action and "\0" not in action
+    }
+    return frame(_WITH_FACTS + marshal.dumps((plain, by_handle, children)))
 
 
 def _plain(value: object) -> Any:
@@ -210,22 +238,29 @@ def encode_request(method: str, token: object, argument: str | None) -> bytes:
     return body + b"\0" + argument.encode("utf-8", "replace")
 
 
-def decode_answer(method: str, body: bytes) -> tuple[Any, Facts | None]:
+def request_head(method: str) -> bytes:
+    """The start of the framed request for ``method`` about a handle of
+    :data:`TOKEN_LENGTH` ASCII characters without an argument (the handle follows)."""
+    return frame(b"?" + METHOD_CODES[method] + b"\0" * TOKEN_LENGTH)[:-TOKEN_LENGTH]
+
+
+def decode_answer(method: str, body: bytes | memoryview) -> tuple[Any, Told | None]:
     """The answer to ``method`` as the game returns it (a Refusal for a refused request),
-    and the children's facts if the answer carries them."""
-    kind = body[:1]
-    if kind == _REFUSAL:
-        return Refusal(body[1:].decode()), None
-    facts = None
-    if kind == _WITH_FACTS:
-        answer, facts = marshal.loads(body[1:])
-    else:
+    and what it tells of the children if it tells anything."""
+    kind = body[0]
+    told = None
+    if kind == _VALUE_CODE:
         answer = marshal.loads(body[1:])
+        if method in _NUMBERS:
+            return _number(answer), None
+    elif kind == _WITH_FACTS_CODE:
+        answer, facts, children = marshal.loads(body[1:])
+        told = (facts, children)
+    else:
+        return Refusal(bytes(body[1:]).decode()), None
     if method == "chance_outcomes":
-        return [(action, _number(p)) for action, p in answer], facts
-    if method in ("utility", "eval"):
-        return _number(answer), None
-    return answer, facts
+        answer = [(action, _number(p)) for action, p in answer]
+    return answer, told
 
 
 def _number(value: Any) -> Any:

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import NoReturn
 
+from reference.observed import VISIT_METHODS, Visit
+from worker.harness.backend import Refusal
 from worker.harness.host import ProtocolViolation, TreeHost
 from worker.harness.results import StudentResult
 from worker.sandbox.bounds import NoteBounds
@@ -43,6 +45,21 @@ from worker.sandbox.protocol import (
 from worker.sandbox.reports import NoteReader, read_report
 
 _READ_SIZE = HEADER + MAX_MESSAGE
+_SAME_ANSWER = frozenset(
+    {"terminal_test", "to_move", "actions", "successors", "chance_outcomes", "utility", "eval"}
+    | {"result"}
+)
+"""Requests answered the same whenever asked again about the same node (with the same
+argument): nothing but the request's record changes (``result`` made its handle the first
+time; ``generate`` records a visit of the child, and is not here)."""
+_Asked = tuple[str, Visit | None, bytes | None, str, object]
+"""A request asked before: its node, the record of its visit (None: no visit), its framed
+answer to send again (None until it is asked again: most requests are asked once), its
+method and its answer (None once framed)."""
+ANSWERS_PER_NODE = 4
+ANSWERS_FIXED = 1000
+"""Answers kept per tree: a node is asked about by a handful of methods, and each edge's
+``result`` once; an answer not kept is worked out again."""
 CPU_CHECK_SECONDS = 0.1
 MAX_STRETCH = 30.0
 """How far waits for a CPU may move a deadline: up to this many times the real time it
@@ -145,6 +162,11 @@ class TreeServer:
         self.served = Served(Ending.CLOSED, fresh=fresh)
         self._deadline = 0.0
         self._stretch_limit = 0.0
+        self._answers: dict[bytes, _Asked] = {}
+        """Each request asked before (as it came: method, handle and argument): the answer
+        to the same request is the same again (``_SAME_ANSWER``), and is not worked out
+        anew; one visit is recorded as often as it is made (a record never changes)."""
+        self._answers_kept = ANSWERS_PER_NODE * len(host.tree) + ANSWERS_FIXED
 
     def serve(self, job: bytes, deadline: float) -> Served:
         """Send the job, then answer requests until the run ends; never raises for anything
@@ -166,6 +188,7 @@ class TreeServer:
         poller.register(self.requests_fd, select.POLLIN)
         wait, read, fd, clock = poller.poll, os.read, self.requests_fd, time.monotonic
         frames = Unframer()
+        answers, again = self._answers, self.host.record_again
         deadline = self._deadline
         cpu_used, cpu_limit = self.cpu_used, self.cpu_limit
         idle_used, idle_limit = self.idle_used, self.idle_limit
@@ -196,9 +219,21 @@ class TreeServer:
                 continue
             if not data:
                 raise _Stop(Ending.CLOSED)
+            if (
+                not frames.buffered
+                and data[HEADER : HEADER + 1] == b"?"
+                and int.from_bytes(data[:HEADER], "little") == len(data) - HEADER
+            ):
+                # The common case, kept short: one whole request, one answer.
+                known = answers.get(data[HEADER:])
+                if known is None or known[2] is None:
+                    self._request(data[HEADER:])
+                    continue
+                again(known[0], known[1])
+                self._answer(known[2])
+                continue
             for body in frames.feed(data):
                 if body[:1] == b"?":
-                    # The common case, kept short: one request, one answer.
                     self._request(body)
                 else:
                     self._other(body)
@@ -214,9 +249,30 @@ class TreeServer:
         return self._deadline
 
     def _request(self, body: bytes) -> None:
+        known = self._answers.get(body)
+        if known is not None:
+            # Asked before: the same answer, the request recorded as any other.
+            name, visit, framed, method, answer = known
+            if framed is None:  # asked a second time: what is sent again is made now
+                visit = Visit(name, method) if method in VISIT_METHODS else None
+                # The children's facts were told with the first answer: not again (a
+                # child that forgot them asks about the children).
+                framed = encode_answer(method, answer)
+                self._answers[body] = (name, visit, framed, method, None)
+            self.host.record_again(name, visit)
+            self._answer(framed)
+            return
         method, token, argument = parse_request(body)
-        answer, facts = self.host.ask(method, token, argument)
+        host = self.host
+        answer, facts = host.ask(method, token, argument)
         self._answer(encode_answer(method, answer, facts))
+        if (
+            method in _SAME_ANSWER
+            and type(answer) is not Refusal
+            and len(self._answers) < self._answers_kept
+        ):
+            # Asked and answered: a handle of ours.
+            self._answers[body] = (host.wire_names[token], None, None, method, answer)
 
     def _other(self, packet: bytes) -> None:
         if not packet:
