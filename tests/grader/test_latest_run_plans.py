@@ -237,6 +237,9 @@ def pages(filled: Filled) -> dict[str, str]:
         "students failed, by grade": f"{exercise}/students?show=failed&sort=grade",
         "grade book CSV": f"{exercise}/grades.csv",
         "roster": f"{course}/roster",
+        "audit log": f"{course}/audit",
+        "exercise page": f"{exercise}/",
+        "course exercises": f"{course}/exercises",
     }
 
 
