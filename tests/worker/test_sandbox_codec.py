@@ -25,12 +25,13 @@ from worker.harness.backend import Refusal
 from worker.harness.host import TreeHost
 from worker.harness.results import EntrySpec
 from worker.sandbox.bounds import NoteBounds
+from worker.sandbox.child import RemoteBackend
 from worker.sandbox.protocol import (
     HEADER,
     MAX_MESSAGE,
     METHOD_CODES,
     TOKEN_LENGTH,
-    Told,
+    Facts,
     decode_answer,
     decode_job,
     encode_answer,
@@ -75,7 +76,7 @@ def test_a_told_line_reads_back_as_sent(method: str, token: str, argument: str |
 
 def answered(
     method: str, answer: object, told: list[tuple[str, bool, str]] | None = None
-) -> tuple[object, Told | None]:
+) -> tuple[object, Facts | None]:
     framed = encode_answer(method, answer, told)
     assert int.from_bytes(framed[:HEADER], "little") == len(framed) - HEADER
     return decode_answer(method, memoryview(framed)[HEADER:])
@@ -96,23 +97,35 @@ def test_a_value_reads_back_exactly(value: int | float | Fraction) -> None:
 
 
 @given(st.lists(texts, unique=True, max_size=6), facts)
-def test_a_states_children_read_back_with_what_they_tell(
+def test_a_states_children_read_back_with_their_facts(
     actions: list[str], told: list[tuple[str, bool, str]]
 ) -> None:
     told = told[: len(actions)]
     actions = actions[: len(told)]
-    by_handle = {handle: (terminal, mover) for handle, terminal, mover in told}
-    children = {
+    assert answered("actions", actions, told) == (actions, told)
+    assert answered("actions", actions) == (actions, None)  # told once, not again
+    pairs = [(action, handle) for action, (handle, _, _) in zip(actions, told, strict=True)]
+    assert answered("successors", pairs, told) == (pairs, told)
+    outcomes = [(action, Fraction(1, len(actions))) for action in actions]
+    assert answered("chance_outcomes", outcomes, told) == (outcomes, told)
+
+
+@given(st.lists(texts, unique=True, max_size=6), facts)
+def test_the_child_keeps_what_an_answer_tells_of_each_child(
+    actions: list[str], told: list[tuple[str, bool, str]]
+) -> None:
+    told = told[: len(actions)]
+    actions = actions[: len(told)]
+    backend = RemoteBackend([("0123456789abcdef", False, "MAX")])
+    backend._learn("0123456789abcdef", actions, told)
+    kept = {handle: (terminal, mover) for handle, terminal, mover in told}
+    assert {handle: backend._facts[handle] for handle in kept} == kept
+    # An action holding a newline or a NUL is asked about, not answered from facts.
+    assert backend._children["0123456789abcdef"] == {
         action: handle
         for action, (handle, _, _) in zip(actions, told, strict=True)
         if "\n" not in action and "\0" not in action
     }
-    assert answered("actions", actions, told) == (actions, (by_handle, children))
-    assert answered("actions", actions) == (actions, None)  # told once, not again
-    pairs = [(action, handle) for action, (handle, _, _) in zip(actions, told, strict=True)]
-    assert answered("successors", pairs, told) == (pairs, (by_handle, children))
-    outcomes = [(action, Fraction(1, len(actions))) for action in actions]
-    assert answered("chance_outcomes", outcomes, told) == (outcomes, (by_handle, children))
 
 
 def test_a_refusal_reads_back_as_one() -> None:

@@ -178,14 +178,13 @@ def test_infinite_bounds_travel_as_floats() -> None:
 
 def test_answers_carry_the_childrens_facts_only_when_given() -> None:
     facts = [("aa", True, "MIN"), ("bb", False, "MIN")]
-    told = ({"aa": (True, "MIN"), "bb": (False, "MIN")}, {"a1": "aa", "a2": "bb"})
     body = encode_answer("actions", ["a1", "a2"], facts)[4:]
-    assert decode_answer("actions", body) == (["a1", "a2"], told)
+    assert decode_answer("actions", body) == (["a1", "a2"], facts)
     body = encode_answer("utility", Fraction(1, 3))[4:]
     assert decode_answer("utility", body) == (Fraction(1, 3), None)
     outcomes = [("a1", Fraction(1, 2)), ("a2", Fraction(1, 2))]
     body = encode_answer("chance_outcomes", outcomes, facts)[4:]
-    assert decode_answer("chance_outcomes", body) == (outcomes, told)
+    assert decode_answer("chance_outcomes", body) == (outcomes, facts)
 
 
 def test_a_told_line_parses_as_its_call() -> None:

@@ -15,6 +15,7 @@ import io
 import os
 import sys
 from importlib.machinery import BuiltinImporter, FrozenImporter
+from operator import itemgetter
 from typing import Any, NoReturn
 
 from worker.harness.game import Game, State
@@ -55,6 +56,8 @@ _OUT_OF_MEMORY = frame(
 """Made in advance: when memory has run out, there may be none left to make it."""
 _STARTED = frame(b"S")
 _HEADS = {method: request_head(method) for method in METHOD_CODES}
+_first = itemgetter(0)
+_terminal_and_mover = itemgetter(1, 2)
 """Each request's framed start, for a handle of ours and no argument."""
 
 
@@ -72,8 +75,7 @@ class RemoteBackend:
         """Requests sent and told lines queued: the trusted side counts the same."""
         self._facts: dict[str, tuple[bool, str]] = {}
         self._children: dict[str, dict[str, str]] = {}
-        for token, terminal, mover in root_facts:
-            self._facts[token] = (terminal, mover)
+        self._learn("", [], root_facts)
         self._last: tuple[str, bytes, object] = ("", b"", None)
         """The last answer that told nothing of children: its method, its message as it
         came and what it decoded to (the game copies or wraps what it hands out)."""
@@ -104,14 +106,31 @@ class RemoteBackend:
         if told is None:
             self._last = (method, data, answer)
             return answer
+        actions = answer if method == "actions" else list(map(_first, answer))
+        self._learn(token, actions, told)
+        return answer
+
+    def _learn(self, token: str, actions: list[str], facts: Facts) -> None:
         if len(self._facts) > _FACTS_KEPT:
             # A search needs the facts of the states along its path only; asking again
             # for a forgotten one costs a round trip, nothing else.
             self._facts.clear()
             self._children.clear()
-        self._facts.update(told[0])
-        self._children[token] = told[1]
-        return answer
+        # Taken in by the standard library's iterators, not a Python loop per child.
+        handles = list(map(_first, facts))
+        self._facts.update(zip(handles, map(_terminal_and_mover, facts), strict=True))
+        if token:
+            joined = "".join(actions)
+            if "\n" in joined or "\0" in joined:
+                # Such an action's result is asked: its child is not told here.
+                pairs = [
+                    (action, handle)
+                    for action, handle in zip(actions, handles, strict=False)
+                    if "\n" not in action and "\0" not in action
+                ]
+                self._children[token] = dict(pairs)
+            else:
+                self._children[token] = dict(zip(actions, handles, strict=False))
 
     def note_call(
         self,

@@ -24,11 +24,10 @@ itself): a kind byte (``v`` a value, ``f`` a value with what it tells of the chi
 
 One round trip per visited node: the answer to ``actions``, ``successors`` or
 ``chance_outcomes`` of a state also tells, for each child, its handle, whether it is
-terminal and who moves there (the job tells it of the root), made ready for the child to
-take in as it comes (:data:`Told`). The child answers ``result``, ``terminal_test`` and
-``to_move`` from these facts itself, and reports every such ``terminal_test`` and
-``to_move`` (visits), in order, with its next message (``=`` lines); a ``result`` so
-answered is no visit and is not reported::
+terminal and who moves there (the job tells it of the root). The child answers ``result``,
+``terminal_test`` and ``to_move`` from these facts itself, and reports every such
+``terminal_test`` and ``to_move`` (visits), in order, with its next message (``=`` lines);
+a ``result`` so answered is no visit and is not reported::
 
     =t3fa4c0d1e2b5a697\n        game.terminal_test(state), answered from told facts
 
@@ -94,11 +93,6 @@ TOLD_CODES = {METHOD_CODES[method][0]: method for method in sorted(TOLD_METHODS)
 
 Facts = list[tuple[str, bool, str]]
 """Per child, in order: (handle, terminal, who moves) (see ``TreeHost.lookahead``)."""
-Told = tuple[dict[str, tuple[bool, str]], dict[str, str]]
-"""What an answer that lists a state's children tells of them, made on the trusted side so
-that the child takes it in as it comes: each child's (terminal, who moves) by its handle,
-and each child's handle by its action (an action holding a newline or a NUL is left out:
-its ``result`` is asked)."""
 
 _VALUE = b"v"
 _WITH_FACTS = b"f"
@@ -177,7 +171,7 @@ _PLAIN_KEPT = 1024
 
 def encode_answer(method: str, answer: object, facts: Facts | None = None) -> bytes:
     """One framed answer of the tree host, with exact fractions as (numerator, denominator),
-    and what the children's facts tell (:data:`Told`) when given."""
+    and the children's facts when given."""
     if facts is None and (type(answer) is int or type(answer) is bool):
         key = (type(answer), answer)
         made = _PLAIN_ANSWERS.get(key)
@@ -196,15 +190,7 @@ def encode_answer(method: str, answer: object, facts: Facts | None = None) -> by
         plain = _plain(answer)
     if facts is None:
         return frame(_VALUE + marshal.dumps(plain))
-    assert isinstance(answer, list)
-    actions = answer if method == "actions" else [pair[0] for pair in answer]
-    by_handle = {handle: (terminal, mover) for handle, terminal, mover in facts}
-    children = {
-        action: handle
-        for action, (handle, _, _) in zip(actions, facts, strict=False)
-        if "\n" not in action and "\0" not in action
-    }
-    return frame(_WITH_FACTS + marshal.dumps((plain, by_handle, children)))
+    return frame(_WITH_FACTS + marshal.dumps((plain, facts)))
 
 
 def _plain(value: object) -> Any:
@@ -244,9 +230,9 @@ def request_head(method: str) -> bytes:
     return frame(b"?" + METHOD_CODES[method] + b"\0" * TOKEN_LENGTH)[:-TOKEN_LENGTH]
 
 
-def decode_answer(method: str, body: bytes | memoryview) -> tuple[Any, Told | None]:
+def decode_answer(method: str, body: bytes | memoryview) -> tuple[Any, Facts | None]:
     """The answer to ``method`` as the game returns it (a Refusal for a refused request),
-    and what it tells of the children if it tells anything."""
+    and the children's facts if the answer carries them."""
     kind = body[0]
     told = None
     if kind == _VALUE_CODE:
@@ -254,8 +240,7 @@ def decode_answer(method: str, body: bytes | memoryview) -> tuple[Any, Told | No
         if method in _NUMBERS:
             return _number(answer), None
     elif kind == _WITH_FACTS_CODE:
-        answer, facts, children = marshal.loads(body[1:])
-        told = (facts, children)
+        answer, told = marshal.loads(body[1:])
     else:
         return Refusal(bytes(body[1:]).decode()), None
     if method == "chance_outcomes":
