@@ -56,9 +56,9 @@ _OUT_OF_MEMORY = frame(
 """Made in advance: when memory has run out, there may be none left to make it."""
 _STARTED = frame(b"S")
 _HEADS = {method: request_head(method) for method in METHOD_CODES}
+"""Each request's framed start, for a handle of ours and no argument."""
 _first = itemgetter(0)
 _terminal_and_mover = itemgetter(1, 2)
-"""Each request's framed start, for a handle of ours and no argument."""
 
 
 class RemoteBackend:

@@ -3,9 +3,12 @@
 One loop reads the child's messages until it reports, breaks the protocol, floods its
 output, or the wall-clock deadline passes. Each request is answered by a
 :class:`~worker.harness.host.TreeHost`, which records it: the trace is what arrived here.
-A round trip costs the grader a ``poll``, a ``read`` and a ``write``. What reading the
-notes may cost is bounded per tree (:class:`~worker.sandbox.bounds.NoteBounds`); all of
-the loop's work happens before the tree's deadline, which counts it as the submission's.
+A request asked again is answered from the answer kept for it, and recorded as the first
+was (the host counts and records it; only working the answer out is saved). A round trip
+costs the grader a ``read`` and a ``write`` (and a ``poll`` when the child is slower).
+What reading the notes may cost is bounded per tree
+(:class:`~worker.sandbox.bounds.NoteBounds`); all of the loop's work happens before the
+tree's deadline, which counts it as the submission's.
 """
 
 from __future__ import annotations
@@ -46,8 +49,16 @@ from worker.sandbox.reports import NoteReader, read_report
 
 _READ_SIZE = HEADER + MAX_MESSAGE
 _SAME_ANSWER = frozenset(
-    {"terminal_test", "to_move", "actions", "successors", "chance_outcomes", "utility", "eval"}
-    | {"result"}
+    {
+        "terminal_test",
+        "to_move",
+        "actions",
+        "successors",
+        "chance_outcomes",
+        "utility",
+        "eval",
+        "result",
+    }
 )
 """Requests answered the same whenever asked again about the same node (with the same
 argument): nothing but the request's record changes (``result`` made its handle the first
