@@ -165,7 +165,9 @@ def sign_in(driver: WebDriver, base: str, email: str, password: str) -> None:
     driver.find_element(By.ID, "email").send_keys(email)
     driver.find_element(By.ID, "password").send_keys(password)
     driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
-    WebDriverWait(driver, 10).until(expected_conditions.url_to_be(f"{base}/"))
+    # Seconds, not a fraction of one: on a busy machine (the suite beside CPU burners) the
+    # server's thread waits for a core (a 10 s wait was seen to run out).
+    WebDriverWait(driver, 30).until(expected_conditions.url_to_be(f"{base}/"))
 
 
 def settled(driver: WebDriver, timeout: float = 20) -> None:
