@@ -22,10 +22,11 @@ from hypothesis import strategies as st
 from reference.observed import Visit
 from reference.treefile import parse_compact
 from worker.harness.backend import Refusal
+from worker.harness.game import GameError, State
 from worker.harness.host import TreeHost
 from worker.harness.results import EntrySpec
 from worker.sandbox.bounds import NoteBounds
-from worker.sandbox.child import RemoteBackend
+from worker.sandbox.child import RemoteBackend, RemoteGame
 from worker.sandbox.protocol import (
     HEADER,
     MAX_MESSAGE,
@@ -330,3 +331,38 @@ def test_a_malformed_frame_after_requests_answered_again_still_ends_the_run() ->
     served, host, _ = serve(script)
     assert served.ending is Ending.VIOLATION and served.message == "an unknown game request"
     assert visits(host) == [("A", "actions")] * 3
+
+
+# --- the child's game -----------------------------------------------------------------------
+
+
+class Answers(RemoteBackend):
+    """A backend that answers every request with ``answer`` and remembers the requests."""
+
+    def __init__(self, answer: object) -> None:
+        super().__init__([("0123456789abcdef", False, "MAX")])
+        self.answer = answer
+        self.asked: list[tuple[str, object, object]] = []
+
+    def request(self, method: str, token: str, argument: str | None) -> object:
+        self.asked.append((method, token, argument))
+        return self.answer
+
+
+def test_the_childs_actions_are_a_fresh_list_each_time_and_asked_each_time() -> None:
+    backend = Answers(["a1", "a2"])
+    game = RemoteGame(backend)
+    state = State("0123456789abcdef", game)
+    first = game.actions(state)
+    first.append("mine")
+    assert game.actions(state) == ["a1", "a2"]
+    assert backend.asked == [("actions", "0123456789abcdef", None)] * 2
+
+
+def test_the_childs_actions_refused_or_of_no_state_raise_as_the_game_does() -> None:
+    game = RemoteGame(Answers(Refusal("no")))
+    with pytest.raises(GameError, match="no"):
+        game.actions(State("0123456789abcdef", game))
+    for state in (State(None, game), "a state", None):  # type: ignore[arg-type]
+        with pytest.raises(GameError, match="needs a state from the game"):
+            game.actions(state)

@@ -18,7 +18,8 @@ from importlib.machinery import BuiltinImporter, FrozenImporter
 from operator import itemgetter
 from typing import Any, NoReturn
 
-from worker.harness.game import Game, State
+from worker.harness.backend import Refusal
+from worker.harness.game import Game, GameError, State
 from worker.harness.results import EntrySpec, StudentError, StudentResult
 from worker.harness.student import run_student
 from worker.harness.values import Described
@@ -194,6 +195,16 @@ class RemoteGame(Game):
         self._children = backend._children
         self._facts = backend._facts
         self._told_line = backend.told
+
+    def actions(self, state: object) -> list[str]:
+        # Game's way, one call shorter for a state of ours: a search asks it at every node.
+        token = state._token if type(state) is State else None
+        if token is None:
+            return Game.actions(self, state)
+        answer: Any = self._backend.request("actions", token, None)
+        if type(answer) is Refusal:
+            raise GameError(answer.message)
+        return list(answer)
 
     def result(self, state: object, action: object) -> State:
         if type(state) is State and type(action) is str:

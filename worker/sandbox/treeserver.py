@@ -236,9 +236,10 @@ class TreeServer:
                 and int.from_bytes(data[:HEADER], "little") == len(data) - HEADER
             ):
                 # The common case, kept short: one whole request, one answer.
-                known = answers.get(data[HEADER:])
+                body = data[HEADER:]
+                known = answers.get(body)
                 if known is None or known[2] is None:
-                    self._request(data[HEADER:])
+                    self._request(body)
                     continue
                 again(known[0], known[1])
                 self._answer(known[2])
