@@ -15,7 +15,6 @@ import io
 import os
 import sys
 from importlib.machinery import BuiltinImporter, FrozenImporter
-from operator import itemgetter
 from typing import Any, NoReturn
 
 from worker.harness.backend import Refusal
@@ -58,8 +57,6 @@ _OUT_OF_MEMORY = frame(
 _STARTED = frame(b"S")
 _HEADS = {method: request_head(method) for method in METHOD_CODES}
 """Each request's framed start, for a handle of ours and no argument."""
-_first = itemgetter(0)
-_terminal_and_mover = itemgetter(1, 2)
 
 
 class RemoteBackend:
@@ -107,7 +104,7 @@ class RemoteBackend:
         if told is None:
             self._last = (method, data, answer)
             return answer
-        actions = answer if method == "actions" else list(map(_first, answer))
+        actions = answer if method == "actions" else [pair[0] for pair in answer]
         self._learn(token, actions, told)
         return answer
 
@@ -117,21 +114,18 @@ class RemoteBackend:
             # for a forgotten one costs a round trip, nothing else.
             self._facts.clear()
             self._children.clear()
-        # Taken in by the standard library's iterators, not a Python loop per child.
-        handles = list(map(_first, facts))
-        self._facts.update(zip(handles, map(_terminal_and_mover, facts), strict=True))
-        if token:
-            joined = "".join(actions)
-            if "\n" in joined or "\0" in joined:
-                # Such an action's result is asked: its child is not told here.
-                pairs = [
-                    (action, handle)
-                    for action, handle in zip(actions, handles, strict=False)
-                    if "\n" not in action and "\0" not in action
-                ]
-                self._children[token] = dict(pairs)
-            else:
-                self._children[token] = dict(zip(actions, handles, strict=False))
+        kept = self._facts
+        if not token:  # the root's, told with the job
+            for child, terminal, mover in facts:
+                kept[child] = (terminal, mover)
+            return
+        # One fact per action (the trusted side tells one per edge): one loop for both.
+        children = {}
+        for action, (child, terminal, mover) in zip(actions, facts, strict=False):
+            kept[child] = (terminal, mover)
+            if "\n" not in action and "\0" not in action:  # else its result is asked
+                children[action] = child
+        self._children[token] = children
 
     def note_call(
         self,

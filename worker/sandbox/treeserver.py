@@ -238,7 +238,10 @@ class TreeServer:
                 # The common case, kept short: one whole request, one answer.
                 body = data[HEADER:]
                 known = answers.get(body)
-                if known is None or known[2] is None:
+                if known is None:
+                    self._first_request(body)
+                    continue
+                if known[2] is None:
                     self._request(body)
                     continue
                 again(known[0], known[1])
@@ -274,6 +277,10 @@ class TreeServer:
             self.host.record_again(name, visit)
             self._answer(framed)
             return
+        self._first_request(body)
+
+    def _first_request(self, body: bytes) -> None:
+        """Answer a request not asked before, and keep its answer if it never changes."""
         method, token, argument = parse_request(body)
         host = self.host
         answer, facts = host.ask(method, token, argument)
