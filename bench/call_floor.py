@@ -27,13 +27,12 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
-import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Any
+
+import baseline  # the sibling script's: bench/ is on the path when run
 
 from reference.treefile import parse_compact
 from worker.harness.game import State
@@ -166,28 +165,7 @@ def measure_all(calls: int, rounds: int) -> dict[str, list[float]]:
 
 def at_commit(revision: str, argv: list[str]) -> dict[str, Any]:
     """The figures of commit ``revision``'s code (this script in a temporary worktree)."""
-    with tempfile.TemporaryDirectory(prefix="call-floor-baseline-") as folder:
-        tree = Path(folder) / "tree"
-        subprocess.run(
-            ["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(tree), revision],
-            check=True,
-        )
-        try:
-            done = subprocess.run(
-                [sys.executable, str(Path(__file__).resolve()), *argv, "--json"],
-                cwd=tree,
-                env={**os.environ, "PYTHONPATH": str(tree)},
-                capture_output=True,
-                text=True,
-                check=False,
-            )
-        finally:
-            subprocess.run(
-                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=True
-            )
-    if done.returncode != 0:
-        raise SystemExit(f"the baseline failed:\n{done.stdout}{done.stderr[-3000:]}")
-    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+    return dict(baseline.at_commit(revision, __file__, [*argv, "--json"]))
 
 
 def report(label: str, figures: dict[str, list[float]]) -> None:

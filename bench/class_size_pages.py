@@ -35,8 +35,6 @@ import json
 import os
 import secrets
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -46,6 +44,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import baseline  # the sibling script's: bench/ is on the path when run
 from sqlalchemy import create_engine, event, func, inspect, select, text
 from sqlalchemy.engine import make_url
 
@@ -348,28 +347,7 @@ def measure(sizes: list[int], repeat: int, base: str) -> dict[str, Any]:
 def at_commit(revision: str, arguments: list[str]) -> dict[str, Any]:
     """The timings measured with commit ``revision``'s code (this script, run in a temporary
     git worktree of it)."""
-    with tempfile.TemporaryDirectory(prefix="class-size-baseline-") as folder:
-        tree = Path(folder) / "tree"
-        subprocess.run(
-            ["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(tree), revision],
-            check=True,
-        )
-        try:
-            done = subprocess.run(
-                [sys.executable, str(Path(__file__).resolve()), *arguments, "--json"],
-                cwd=tree,
-                env={**os.environ, "PYTHONPATH": str(tree)},
-                capture_output=True,
-                text=True,
-                check=False,
-            )
-        finally:
-            subprocess.run(
-                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=True
-            )
-    if done.returncode != 0:
-        raise SystemExit(f"the baseline failed:\n{done.stdout}{done.stderr[-3000:]}")
-    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+    return dict(baseline.at_commit(revision, __file__, [*arguments, "--json"]))
 
 
 def columns(measured: dict[str, Any], page: str, small: str, large: str) -> str:

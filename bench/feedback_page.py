@@ -31,7 +31,6 @@ import random
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -40,6 +39,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+import baseline  # the sibling script's: bench/ is on the path when run
 from sqlalchemy import select
 
 from grader.config import Settings
@@ -314,27 +314,7 @@ def measure(repeat: int, loads: int) -> dict[str, Any]:
 
 def at_commit(revision: str, arguments: list[str]) -> dict[str, Any]:
     """The measurements with commit ``revision``'s code (this script, its PYTHONPATH there)."""
-    with tempfile.TemporaryDirectory(prefix="feedback-baseline-") as folder:
-        tree = Path(folder) / "tree"
-        subprocess.run(
-            ["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(tree), revision],
-            check=True,
-        )
-        try:
-            done = subprocess.run(
-                [sys.executable, str(Path(__file__).resolve()), "--json", *arguments],
-                cwd=tree,
-                env={**os.environ, "PYTHONPATH": str(tree)},
-                capture_output=True,
-                text=True,
-                check=True,
-            )
-        finally:
-            subprocess.run(
-                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=True
-            )
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+    return dict(baseline.at_commit(revision, __file__, ["--json", *arguments]))
 
 
 def _kib(size: int) -> str:

@@ -26,7 +26,6 @@ import os
 import re
 import secrets
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -35,6 +34,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import baseline  # the sibling script's: bench/ is on the path when run
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
@@ -242,28 +242,7 @@ def analyse_here(database: Database, settings: Settings, version_id: int) -> dic
 def at_commit(revision: str, repeat: int) -> dict[str, Any]:
     """The timings measured by commit ``revision``'s code (this script, run in a temporary
     git worktree of it)."""
-    with tempfile.TemporaryDirectory(prefix="instructor-pages-baseline-") as folder:
-        tree = Path(folder) / "tree"
-        subprocess.run(
-            ["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(tree), revision],
-            check=True,
-        )
-        try:
-            done = subprocess.run(
-                [sys.executable, str(Path(__file__).resolve()), "--repeat", str(repeat), "--json"],
-                cwd=tree,
-                env={**os.environ, "PYTHONPATH": str(tree)},
-                capture_output=True,
-                text=True,
-                check=False,
-            )
-        finally:
-            subprocess.run(
-                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=True
-            )
-    if done.returncode != 0:
-        raise SystemExit(f"the baseline failed:\n{done.stdout}{done.stderr[-3000:]}")
-    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+    return dict(baseline.at_commit(revision, __file__, ["--repeat", str(repeat), "--json"]))
 
 
 def summary(timings: list[Timing] | None) -> str:

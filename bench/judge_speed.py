@@ -26,14 +26,12 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import baseline  # the sibling script's: bench/ is on the path when run
 from grading_cost import random_tree  # the sibling script: bench/ is on the path when run
 
 from grader.config import Settings
@@ -156,28 +154,7 @@ def measure_all(args: argparse.Namespace) -> dict[str, Any]:
 def at_commit(revision: str, argv: list[str]) -> dict[str, Any]:
     """The figures measured by commit ``revision``'s code (this script, run in a temporary
     git worktree of it, with the same arguments)."""
-    with tempfile.TemporaryDirectory(prefix="judge-speed-baseline-") as folder:
-        tree = Path(folder) / "tree"
-        subprocess.run(
-            ["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(tree), revision],
-            check=True,
-        )
-        try:
-            done = subprocess.run(
-                [sys.executable, str(Path(__file__).resolve()), *argv, "--json"],
-                cwd=tree,
-                env={**os.environ, "PYTHONPATH": str(tree)},
-                capture_output=True,
-                text=True,
-                check=False,
-            )
-        finally:
-            subprocess.run(
-                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=True
-            )
-    if done.returncode != 0:
-        raise SystemExit(f"the baseline failed:\n{done.stdout}{done.stderr[-3000:]}")
-    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+    return dict(baseline.at_commit(revision, __file__, [*argv, "--json"]))
 
 
 def report(label: str, measured: dict[str, Any], args: argparse.Namespace) -> None:

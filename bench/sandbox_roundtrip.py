@@ -37,11 +37,10 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
+import baseline  # the sibling script's: bench/ is on the path when run
 from floors import asked_calls, bare_pipe_round_trip
 
 from grader.config import Settings
@@ -349,29 +348,7 @@ def report(label: str, figures: dict[str, Any]) -> None:
 def at_commit(revision: str, argv: list[str]) -> dict[str, Any]:
     """The figures measured by commit ``revision``'s code (this script, run in a temporary
     git worktree of it, with the same arguments)."""
-    root = Path(ROOT)
-    with tempfile.TemporaryDirectory(prefix="sandbox-roundtrip-baseline-") as folder:
-        tree = Path(folder) / "tree"
-        subprocess.run(
-            ["git", "-C", str(root), "worktree", "add", "--detach", "-q", str(tree), revision],
-            check=True,
-        )
-        try:
-            done = subprocess.run(
-                [sys.executable, str(Path(__file__).resolve()), *argv, "--json"],
-                cwd=tree,
-                env={**os.environ, "PYTHONPATH": str(tree)},
-                capture_output=True,
-                text=True,
-                check=False,
-            )
-        finally:
-            subprocess.run(
-                ["git", "-C", str(root), "worktree", "remove", "--force", str(tree)], check=True
-            )
-    if done.returncode != 0:
-        raise SystemExit(f"the baseline failed:\n{done.stdout}{done.stderr[-3000:]}")
-    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+    return dict(baseline.at_commit(revision, __file__, [*argv, "--json"]))
 
 
 def main() -> None:
