@@ -12,14 +12,13 @@ make (:func:`tree_case`: one tree, and only the node rows asked for) when they d
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from grader.models import GradingRun, NodeResult, RunState, TreeResult
-from grader.services.results import RUN_EXTRAS, CaseDetails, RunDetails, decode_value
-from reference.report import Divergence, NodeReport, Replay, Report, TreeCase
+from grader.services.results import RUN_EXTRAS, CaseDetails, RunDetails, case_of, decode_value
+from reference.report import NodeReport, Replay, Report, TreeCase
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +54,9 @@ def summary(session: Session, run: GradingRun) -> Summary | None:
             "max_score": None if run.max_score is None else int(run.max_score),
             "message": run.message or "",
             **details.model_dump(include={*RUN_EXTRAS, "diagnosis"}, exclude_none=True),
-            "cases": [_case(tree, extra) for tree, extra in zip(trees, details.cases, strict=True)],
+            "cases": [
+                case_of(tree, extra, None) for tree, extra in zip(trees, details.cases, strict=True)
+            ],
         }
     )
     return Summary(report, tuple(case.get("replay") is not None for case in cases))
@@ -83,7 +84,7 @@ def tree_case(
     stored = dict((run.details or {}).get("cases", [])[tree.position])
     # Read once, as a model the case takes as it is (not dumped and read again).
     replay = stored.pop("replay", None)
-    return _case(
+    return case_of(
         tree,
         CaseDetails.model_validate(stored),
         _node_reports(session, tree, node),
@@ -115,43 +116,3 @@ def _node_reports(session: Session, tree: TreeResult, node: str | None) -> list[
         )
         for name, verdict, expected, actual, message in rows
     ]
-
-
-def _case(
-    tree: TreeResult,
-    extra: CaseDetails,
-    nodes: list[NodeReport] | None = None,
-    replay: Replay | None = None,
-) -> TreeCase:
-    """One tree's case from its row, its details (read without their replay) and its
-    ``replay``; its node verdicts ``nodes``, the others counted in ``nodes_omitted``."""
-    case: dict[str, Any] = {"name": tree.name, "hidden": tree.hidden, "verdict": tree.verdict}
-    if tree.message:
-        case["message"] = tree.message
-    case.update(extra.model_dump(exclude={"divergence_line", "divergence_fix"}, exclude_none=True))
-    if replay is not None:
-        case["replay"] = replay
-    if tree.divergence_node is not None:
-        fix = extra.divergence_fix
-        case["first_divergence"] = Divergence(
-            node=tree.divergence_node,
-            message=tree.divergence_message or "",
-            line=extra.divergence_line,
-            fix_line=None if fix is None else fix.line,
-            fix_site=None if fix is None else fix.site,
-            fix_name=None if fix is None else fix.name,
-        )
-    if tree.score is not None:
-        case["score"] = tree.score
-    if tree.max_score is not None:
-        case["max_score"] = int(tree.max_score)
-    if tree.counts:
-        counts = dict(tree.counts)
-        if nodes is not None:
-            case["nodes"] = nodes
-            for found in nodes:
-                counts[found.verdict] -= 1
-        left_out = {verdict: count for verdict, count in counts.items() if count}
-        if left_out:
-            case["nodes_omitted"] = left_out
-    return TreeCase.model_validate(case)

@@ -294,7 +294,7 @@ def load_report(session: Session, run: GradingRun) -> Report | None:
     tree_rows = list(trees)
     nodes = _node_reports(session, [tree.id for tree in tree_rows])
     for tree, extra in zip(tree_rows, details.cases, strict=True):
-        cases.append(_case(tree, extra, nodes.get(tree.id, [])))
+        cases.append(case_of(tree, extra, nodes.get(tree.id, [])))
     return Report.model_validate(
         {
             "exercise": details.exercise,
@@ -347,12 +347,22 @@ def _node_reports(session: Session, tree_ids: list[int]) -> dict[int, list[NodeR
     return found
 
 
-def _case(tree: TreeResult, extra: CaseDetails, nodes: list[NodeReport]) -> TreeCase:
-    """One tree's case of the report, from its row, its node rows and its details."""
+def case_of(
+    tree: TreeResult,
+    extra: CaseDetails,
+    nodes: list[NodeReport] | None,
+    replay: Replay | None = None,
+) -> TreeCase:
+    """One tree's case of the report, from its row, its details, its node verdicts
+    ``nodes`` (None: none read; every node is then counted in ``nodes_omitted``, as are
+    those of its counts the rows do not hold) and, when its details were read without it,
+    its ``replay``."""
     case: dict[str, Any] = {"name": tree.name, "hidden": tree.hidden, "verdict": tree.verdict}
     if tree.message:
         case["message"] = tree.message
     case.update(extra.model_dump(exclude={"divergence_line", "divergence_fix"}, exclude_none=True))
+    if replay is not None:
+        case["replay"] = replay
     if tree.divergence_node is not None:
         fix = extra.divergence_fix
         case["first_divergence"] = Divergence(
@@ -368,8 +378,9 @@ def _case(tree: TreeResult, extra: CaseDetails, nodes: list[NodeReport]) -> Tree
     if tree.max_score is not None:
         case["max_score"] = int(tree.max_score)
     if tree.counts:
-        case["nodes"] = nodes
-        omitted = Counter(tree.counts) - Counter(str(node.verdict) for node in nodes)
+        if nodes is not None:
+            case["nodes"] = nodes
+        omitted = Counter(tree.counts) - Counter(str(node.verdict) for node in nodes or [])
         if omitted:
             case["nodes_omitted"] = dict(omitted)
     return TreeCase.model_validate(case)
