@@ -108,6 +108,7 @@ class Tour:
         self.driver.save_screenshot(str(ARTIFACTS / f"csp-{name}.png"))
 
     def sign_in(self, email: str) -> None:
+        self.driver.get("about:blank")  # its scripts stopped first (see test_browser_deadlines)
         self.driver.delete_all_cookies()
         self.driver.get(f"{self.base}/login")
         self.driver.find_element(By.ID, "email").send_keys(email)

@@ -91,6 +91,10 @@ def site(shared_workers: SharedWorkers, tmp_path: Path) -> Iterator[Site]:
 
 
 def _as(driver: WebDriver, site: Site, email: str) -> None:
+    # Off the page first: a submission page's scripts (its status poller, the tree
+    # documents) would otherwise meet the signed-out session and reload it as the sign-in
+    # page with a next= of its own, racing the sign-in below.
+    driver.get("about:blank")
     driver.delete_all_cookies()
     sign_in(driver, site.base, email, PASSWORD)
 

@@ -181,6 +181,7 @@ def test_an_instructor_previews_and_confirms_a_regrade_and_a_student_is_told(
         # A student whose grade changed reads the notice with the real numbers.
         user_id, (before, after) = next(iter(expected.items()))
         email = next(email for email, uid in site.students if uid == user_id)
+        driver.get("about:blank")  # its scripts stopped first (see test_browser_deadlines)
         driver.delete_all_cookies()
         sign_in(driver, site.base, email, PASSWORD)
         assert "1 new notice" in driver.find_element(By.TAG_NAME, "main").text
@@ -244,6 +245,8 @@ def test_an_instructor_orders_the_course_and_a_student_sees_it(site: Site) -> No
         )
         screenshot(driver, "course-exercises")
         assert axe_violations(driver) == []
+
+        driver.get("about:blank")  # its scripts stopped first (see test_browser_deadlines)
 
         driver.delete_all_cookies()
         sign_in(driver, site.base, site.students[0][0], PASSWORD)
