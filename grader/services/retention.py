@@ -19,7 +19,7 @@ import time
 from datetime import datetime, timedelta
 
 from sqlalchemy import delete, exists, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session, aliased, undefer
 
 from grader.config import Settings
 from grader.db import Database
@@ -77,7 +77,8 @@ def compact(session: Session, settings: Settings, now: datetime | None = None) -
     deleted = session.execute(delete(NodeResult).where(NodeResult.tree_result_id.in_(trees)))
     day = (now or utcnow()).date().isoformat()
     runs = select(TreeResult.run_id).where(TreeResult.id.in_(trees)).distinct()
-    for run in session.scalars(select(GradingRun).where(GradingRun.id.in_(runs))):
+    graded = select(GradingRun).where(GradingRun.id.in_(runs))
+    for run in session.scalars(graded.options(undefer(GradingRun.details))):  # one read
         if run.details is not None and not run.details.get("compacted"):
             run.details = {**run.details, "compacted": day}  # its page says so
     return int(getattr(deleted, "rowcount", 0) or 0)
